@@ -1,0 +1,120 @@
+import {
+  CorruptRecordError,
+  InvalidRecordError,
+  iterateBatches,
+  RecordTooLargeError,
+  setBaseOffset,
+  setLogAppendTime,
+  setPartitionLeaderEpoch,
+  validateBatchRecords,
+  verifyBatchCrc,
+} from '@tributary/wire'
+import { compacts, type LogConfig } from './config.js'
+import { inPartition } from './errors.js'
+import type { StoredBatch } from './types.js'
+
+export interface ValidatedAppend {
+  batches: StoredBatch[]
+  recordCount: number
+  bytes: number
+  logAppendTime: number
+}
+
+/** Bound on batches in one append: a produce request is itself size-limited, this bounds the loop. */
+const MAX_BATCHES_PER_APPEND = 100_000
+
+/**
+ * Checks producer batches and stamps them as a leader does (Kafka's LogValidator): every
+ * batch is whole, CRC-valid, within `max.message.bytes`, has sequential record offsets (and
+ * keys, for compacted logs); only then are offsets from `nextOffset` and the leader epoch
+ * written into the bytes. Nothing is stamped unless every batch passes.
+ */
+export async function validateLeaderAppend(
+  bytes: Uint8Array,
+  name: string,
+  config: LogConfig,
+  nextOffset: number,
+  leaderEpoch: number,
+  nowMs: number,
+): Promise<ValidatedAppend> {
+  const found: Array<{ pos: number; size: number; lastOffsetDelta: number; maxTimestamp: number }> = []
+  let recordCount = 0
+  try {
+    for (const { pos, size, header } of iterateBatches(bytes)) {
+      if (found.length >= MAX_BATCHES_PER_APPEND) throw new InvalidRecordError(`more than ${MAX_BATCHES_PER_APPEND} batches in one append`)
+      if (size > config.maxMessageBytes) {
+        throw new RecordTooLargeError(`batch of ${size} bytes exceeds max.message.bytes (${config.maxMessageBytes})`)
+      }
+      if (!verifyBatchCrc(bytes, pos)) throw new CorruptRecordError(`batch ${found.length} failed its CRC check`)
+      if (header.control) throw new InvalidRecordError('producers may not write control batches')
+      if (header.recordCount < 1) throw new InvalidRecordError('a produced batch must hold at least one record')
+      await validateBatchRecords(bytes, pos, {
+        requireKeys: compacts(config),
+        sequentialOffsets: true,
+        maxDecompressedBytes: Math.max(config.maxMessageBytes * 64, 64 * 1024 * 1024),
+      })
+      recordCount += header.recordCount
+      found.push({ pos, size, lastOffsetDelta: header.lastOffsetDelta, maxTimestamp: header.maxTimestamp })
+    }
+  } catch (err) {
+    throw inPartition(err, `${name}: rejected append`)
+  }
+  if (found.length === 0) throw new InvalidRecordError(`${name}: rejected append: no record batch in request`)
+  if (nextOffset + recordCount > Number.MAX_SAFE_INTEGER) throw new InvalidRecordError(`${name}: offsets would pass 2^53`)
+
+  const logAppendTime = config.messageTimestampType === 'LogAppendTime' ? nowMs : -1
+  const batches: StoredBatch[] = []
+  let offset = nextOffset
+  for (const { pos, size, lastOffsetDelta, maxTimestamp } of found) {
+    setBaseOffset(bytes, pos, offset)
+    setPartitionLeaderEpoch(bytes, pos, leaderEpoch)
+    if (logAppendTime >= 0) setLogAppendTime(bytes, pos, logAppendTime)
+    batches.push({
+      bytes: bytes.subarray(pos, pos + size),
+      baseOffset: offset,
+      lastOffset: offset + lastOffsetDelta,
+      maxTimestamp: logAppendTime >= 0 ? logAppendTime : maxTimestamp,
+    })
+    offset += lastOffsetDelta + 1
+  }
+  return { batches, recordCount, bytes: bytes.length, logAppendTime }
+}
+
+/**
+ * Checks batches fetched from a leader: whole, CRC-valid, structurally sound records, offsets
+ * continuing exactly from `nextOffset`, epochs never going back. Offsets and epochs are kept.
+ */
+export async function validateFollowerAppend(
+  bytes: Uint8Array,
+  name: string,
+  nextOffset: number,
+  latestEpoch: number,
+): Promise<ValidatedAppend> {
+  const batches: StoredBatch[] = []
+  let recordCount = 0
+  let expected = nextOffset
+  let epoch = latestEpoch
+  try {
+    for (const { pos, size, header } of iterateBatches(bytes)) {
+      if (batches.length >= MAX_BATCHES_PER_APPEND) throw new InvalidRecordError(`more than ${MAX_BATCHES_PER_APPEND} batches in one append`)
+      if (!verifyBatchCrc(bytes, pos)) throw new CorruptRecordError(`batch at offset ${header.baseOffset} failed its CRC check`)
+      if (header.baseOffset !== expected) {
+        throw new InvalidRecordError(`batch starts at offset ${header.baseOffset}, expected ${expected}`)
+      }
+      if (header.partitionLeaderEpoch < epoch) {
+        throw new InvalidRecordError(`batch at offset ${header.baseOffset} has epoch ${header.partitionLeaderEpoch} < ${epoch}`)
+      }
+      if (header.recordCount > 0) {
+        await validateBatchRecords(bytes, pos, { maxDecompressedBytes: 256 * 1024 * 1024 })
+      }
+      epoch = header.partitionLeaderEpoch
+      const lastOffset = header.baseOffset + header.lastOffsetDelta
+      batches.push({ bytes: bytes.subarray(pos, pos + size), baseOffset: header.baseOffset, lastOffset, maxTimestamp: header.maxTimestamp })
+      recordCount += header.recordCount
+      expected = lastOffset + 1
+    }
+  } catch (err) {
+    throw inPartition(err, `${name}: rejected replicated append`)
+  }
+  return { batches, recordCount, bytes: bytes.length, logAppendTime: -1 }
+}

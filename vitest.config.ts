@@ -1,0 +1,43 @@
+import { playwright } from '@vitest/browser-playwright'
+import { defaultServerConditions, defaultClientConditions } from 'vite'
+import { defineConfig } from 'vitest/config'
+import { chromiumArgs, chromiumPath } from './test/chromium.ts'
+
+// Workspace packages are resolved to their TypeScript sources through the custom
+// `source` export condition, so tests never run against a stale `dist/`.
+const nodeConditions = ['source', ...defaultServerConditions]
+const browserConditions = ['source', ...defaultClientConditions]
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        resolve: { conditions: nodeConditions },
+        ssr: { resolve: { conditions: nodeConditions } },
+        test: {
+          name: 'node',
+          environment: 'node',
+          include: ['packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts', 'test/**/*.test.ts'],
+          exclude: ['**/*.browser.test.ts', '**/node_modules/**'],
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        resolve: { conditions: browserConditions },
+        test: {
+          name: 'browser',
+          include: ['packages/*/test/**/*.browser.test.ts', 'apps/*/test/**/*.browser.test.ts'],
+          testTimeout: 60_000,
+          browser: {
+            enabled: true,
+            headless: true,
+            screenshotFailures: false,
+            provider: playwright({ launchOptions: { executablePath: chromiumPath(), args: chromiumArgs } }),
+            instances: [{ browser: 'chromium' }],
+          },
+        },
+      },
+    ],
+  },
+})
