@@ -1,5 +1,5 @@
 import { playwright } from '@vitest/browser-playwright'
-import { defaultServerConditions, defaultClientConditions } from 'vite'
+import { defaultClientConditions, defaultServerConditions } from 'vite'
 import { defineConfig } from 'vitest/config'
 import { chromiumArgs, chromiumPath } from './test/chromium.ts'
 

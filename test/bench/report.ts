@@ -12,7 +12,8 @@ export interface Row {
 }
 
 export function printTable(title: string, rows: readonly Row[]): void {
-  const fmt = (n: number): string => (Number.isInteger(n) ? n.toLocaleString('en-US') : n.toLocaleString('en-US', { maximumFractionDigits: 2 }))
+  const fmt = (n: number): string =>
+    Number.isInteger(n) ? n.toLocaleString('en-US') : n.toLocaleString('en-US', { maximumFractionDigits: 2 })
   const w0 = Math.max(...rows.map((r) => r.metric.length), 6)
   const w1 = Math.max(...rows.map((r) => fmt(r.value).length), 5)
   const w2 = Math.max(...rows.map((r) => r.unit.length), 4)

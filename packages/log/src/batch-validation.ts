@@ -41,7 +41,8 @@ export async function validateLeaderAppend(
   let recordCount = 0
   try {
     for (const { pos, size, header } of iterateBatches(bytes)) {
-      if (found.length >= MAX_BATCHES_PER_APPEND) throw new InvalidRecordError(`more than ${MAX_BATCHES_PER_APPEND} batches in one append`)
+      if (found.length >= MAX_BATCHES_PER_APPEND)
+        throw new InvalidRecordError(`more than ${MAX_BATCHES_PER_APPEND} batches in one append`)
       if (size > config.maxMessageBytes) {
         throw new RecordTooLargeError(`batch of ${size} bytes exceeds max.message.bytes (${config.maxMessageBytes})`)
       }
@@ -60,7 +61,8 @@ export async function validateLeaderAppend(
     throw inPartition(err, `${name}: rejected append`)
   }
   if (found.length === 0) throw new InvalidRecordError(`${name}: rejected append: no record batch in request`)
-  if (nextOffset + recordCount > Number.MAX_SAFE_INTEGER) throw new InvalidRecordError(`${name}: offsets would pass 2^53`)
+  if (nextOffset + recordCount > Number.MAX_SAFE_INTEGER)
+    throw new InvalidRecordError(`${name}: offsets would pass 2^53`)
 
   const logAppendTime = config.messageTimestampType === 'LogAppendTime' ? nowMs : -1
   const batches: StoredBatch[] = []
@@ -96,20 +98,29 @@ export async function validateFollowerAppend(
   let epoch = latestEpoch
   try {
     for (const { pos, size, header } of iterateBatches(bytes)) {
-      if (batches.length >= MAX_BATCHES_PER_APPEND) throw new InvalidRecordError(`more than ${MAX_BATCHES_PER_APPEND} batches in one append`)
-      if (!verifyBatchCrc(bytes, pos)) throw new CorruptRecordError(`batch at offset ${header.baseOffset} failed its CRC check`)
+      if (batches.length >= MAX_BATCHES_PER_APPEND)
+        throw new InvalidRecordError(`more than ${MAX_BATCHES_PER_APPEND} batches in one append`)
+      if (!verifyBatchCrc(bytes, pos))
+        throw new CorruptRecordError(`batch at offset ${header.baseOffset} failed its CRC check`)
       if (header.baseOffset !== expected) {
         throw new InvalidRecordError(`batch starts at offset ${header.baseOffset}, expected ${expected}`)
       }
       if (header.partitionLeaderEpoch < epoch) {
-        throw new InvalidRecordError(`batch at offset ${header.baseOffset} has epoch ${header.partitionLeaderEpoch} < ${epoch}`)
+        throw new InvalidRecordError(
+          `batch at offset ${header.baseOffset} has epoch ${header.partitionLeaderEpoch} < ${epoch}`,
+        )
       }
       if (header.recordCount > 0) {
         await validateBatchRecords(bytes, pos, { maxDecompressedBytes: 256 * 1024 * 1024 })
       }
       epoch = header.partitionLeaderEpoch
       const lastOffset = header.baseOffset + header.lastOffsetDelta
-      batches.push({ bytes: bytes.subarray(pos, pos + size), baseOffset: header.baseOffset, lastOffset, maxTimestamp: header.maxTimestamp })
+      batches.push({
+        bytes: bytes.subarray(pos, pos + size),
+        baseOffset: header.baseOffset,
+        lastOffset,
+        maxTimestamp: header.maxTimestamp,
+      })
       recordCount += header.recordCount
       expected = lastOffset + 1
     }

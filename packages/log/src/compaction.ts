@@ -46,7 +46,13 @@ const ENTRY_OVERHEAD = 64
  *    A segment with nothing to drop is left untouched.
  */
 export async function runCompaction(ctx: CompactionContext): Promise<CompactionResult> {
-  const result: CompactionResult = { cleanedSegments: 0, recordsRemoved: 0, bytesBefore: 0, bytesAfter: 0, cleanedUpTo: ctx.cleanerOffset }
+  const result: CompactionResult = {
+    cleanedSegments: 0,
+    recordsRemoved: 0,
+    bytesBefore: 0,
+    bytesAfter: 0,
+    cleanedUpTo: ctx.cleanerOffset,
+  }
   if (!compacts(ctx.config)) return result
   const closed = ctx.segments().slice(0, -1)
   const cleanable: SegmentInfo[] = []
@@ -191,7 +197,8 @@ async function rewriteSegment(
       if (kept.length === 0) {
         // Whole batch gone (or an earlier placeholder): merge into a placeholder run of one epoch.
         if (run !== undefined && run.epoch !== header.partitionLeaderEpoch) await flushRun()
-        if (run === undefined) run = { base, last, epoch: header.partitionLeaderEpoch, maxTimestamp: header.maxTimestamp }
+        if (run === undefined)
+          run = { base, last, epoch: header.partitionLeaderEpoch, maxTimestamp: header.maxTimestamp }
         else {
           run.last = last
           run.maxTimestamp = Math.max(run.maxTimestamp, header.maxTimestamp)
@@ -235,7 +242,13 @@ function keep(
 
 function reencode(header: RecordBatchHeader, kept: readonly BatchRecord[]): Promise<Uint8Array> {
   return encodeRecordBatch({
-    records: kept.map((r) => ({ key: r.key, value: r.value, headers: r.headers, timestamp: r.timestamp, offsetDelta: r.offsetDelta })),
+    records: kept.map((r) => ({
+      key: r.key,
+      value: r.value,
+      headers: r.headers,
+      timestamp: r.timestamp,
+      offsetDelta: r.offsetDelta,
+    })),
     baseOffset: header.baseOffset,
     partitionLeaderEpoch: header.partitionLeaderEpoch,
     compression: header.compression,

@@ -114,7 +114,9 @@ export function validateLogConfig(config: LogConfig): void {
   requireInteger(config, 'deleteRetentionMs', 0)
   requireInteger(config, 'cleanerBufferBytes', 1024)
   if (!['delete', 'compact', 'compact,delete', 'delete,compact'].includes(config.cleanupPolicy)) {
-    throw new InvalidConfigError(`log config cleanup.policy must be delete, compact or compact,delete, got '${config.cleanupPolicy}'`)
+    throw new InvalidConfigError(
+      `log config cleanup.policy must be delete, compact or compact,delete, got '${config.cleanupPolicy}'`,
+    )
   }
   if (config.messageTimestampType !== 'CreateTime' && config.messageTimestampType !== 'LogAppendTime') {
     throw new InvalidConfigError(`log config message.timestamp.type must be CreateTime or LogAppendTime`)

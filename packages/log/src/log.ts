@@ -1,5 +1,5 @@
 import { FencedLeaderEpochError, InvalidRecordError, KafkaStorageError, OffsetOutOfRangeError } from '@tributary/wire'
-import { validateLeaderAppend, validateFollowerAppend, type ValidatedAppend } from './batch-validation.js'
+import { type ValidatedAppend, validateFollowerAppend, validateLeaderAppend } from './batch-validation.js'
 import { runCompaction } from './compaction.js'
 import { type LogConfig, resolveLogConfig, validateLogConfig } from './config.js'
 import { LeaderEpochCache } from './leader-epoch-cache.js'
@@ -127,7 +127,13 @@ export class Log implements PartitionLog {
     this.lastFlushMs = now
     if (Number.isFinite(this.cfg.flushMs)) this.startFlushTimer()
     this.logger.info(
-      { partition: this.name, segments: this.segments.length, logStartOffset: this.startOffset, logEndOffset: leo, clean: opened.cleanShutdown },
+      {
+        partition: this.name,
+        segments: this.segments.length,
+        logStartOffset: this.startOffset,
+        logEndOffset: leo,
+        clean: opened.cleanShutdown,
+      },
       'log opened',
     )
   }
@@ -140,7 +146,9 @@ export class Log implements PartitionLog {
         throw new InvalidRecordError(`${this.name}: leader epoch must be a non-negative integer, got ${leaderEpoch}`)
       }
       if (leaderEpoch < this.epochs.latestEpoch()) {
-        throw new FencedLeaderEpochError(`${this.name}: epoch ${leaderEpoch} is older than the log's ${this.epochs.latestEpoch()}`)
+        throw new FencedLeaderEpochError(
+          `${this.name}: epoch ${leaderEpoch} is older than the log's ${this.epochs.latestEpoch()}`,
+        )
       }
       const now = this.clock()
       const validated = await validateLeaderAppend(batches, this.name, this.cfg, this.logEndOffset, leaderEpoch, now)
@@ -289,7 +297,11 @@ export class Log implements PartitionLog {
         await this.rw.exclusive(async () => {
           const index = this.segmentIndexFor(offset)
           const later = this.segments.slice(index + 1)
-          if (later.length > 0) await this.store.deleteSegments(later.map((s) => s.baseOffset), options)
+          if (later.length > 0)
+            await this.store.deleteSegments(
+              later.map((s) => s.baseOffset),
+              options,
+            )
           const info = await this.store.truncate(this.segments[index]!.baseOffset, offset, options)
           this.segments = [...this.segments.slice(0, index), info]
           if (this.epochs.truncateFromEnd(info.nextOffset)) await this.writeEpochs(options)
@@ -310,7 +322,8 @@ export class Log implements PartitionLog {
   }
 
   private async resetTo(offset: number, options: AbortOptions): Promise<void> {
-    if (!Number.isSafeInteger(offset) || offset < 0) throw new OffsetOutOfRangeError(`${this.name}: cannot start at ${offset}`)
+    if (!Number.isSafeInteger(offset) || offset < 0)
+      throw new OffsetOutOfRangeError(`${this.name}: cannot start at ${offset}`)
     await this.rw.exclusive(async () => {
       await this.store.deleteSegments(
         this.segments.map((s) => s.baseOffset),
@@ -339,7 +352,9 @@ export class Log implements PartitionLog {
       this.cleaner.run(async () => {
         this.ensureOpen()
         if (!Number.isSafeInteger(offset) || offset > this.hw) {
-          throw new OffsetOutOfRangeError(`${this.name}: cannot delete records before ${offset}: high watermark is ${this.hw}`)
+          throw new OffsetOutOfRangeError(
+            `${this.name}: cannot delete records before ${offset}: high watermark is ${this.hw}`,
+          )
         }
         if (offset > this.startOffset) await this.advanceLogStart(offset, options)
         return this.startOffset
@@ -377,7 +392,8 @@ export class Log implements PartitionLog {
       this.cleaner.run(async () => {
         this.ensureOpen()
         const newStart = planRetention(this.segments, this.cfg, this.hw, this.startOffset, this.clock())
-        if (newStart <= this.startOffset) return { deletedSegments: 0, deletedBytes: 0, logStartOffset: this.startOffset }
+        if (newStart <= this.startOffset)
+          return { deletedSegments: 0, deletedBytes: 0, logStartOffset: this.startOffset }
         const result = await this.advanceLogStart(newStart, options)
         this.logger.info({ partition: this.name, ...result }, 'retention deleted segments')
         return result

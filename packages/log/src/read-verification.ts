@@ -47,10 +47,13 @@ export function verifyChunk(chunk: Uint8Array, ctx: ChunkContext): VerifiedChunk
         const want = expected === undefined ? `the batch holding offset ${ctx.offset}` : `offset ${expected}`
         throw new CorruptRecordError(`found a batch at offset ${base} where ${want} belongs`)
       }
-      if (last >= ctx.segmentEnd) throw new CorruptRecordError(`batch at offset ${base} runs past its segment's end ${ctx.segmentEnd}`)
+      if (last >= ctx.segmentEnd)
+        throw new CorruptRecordError(`batch at offset ${base} runs past its segment's end ${ctx.segmentEnd}`)
       const epoch = ctx.epochFor(base)
       if (header.partitionLeaderEpoch !== epoch) {
-        throw new CorruptRecordError(`batch at offset ${base} has leader epoch ${header.partitionLeaderEpoch}, the log says ${epoch}`)
+        throw new CorruptRecordError(
+          `batch at offset ${base} has leader epoch ${header.partitionLeaderEpoch}, the log says ${epoch}`,
+        )
       }
       if (!verifyBatchCrc(chunk, pos)) throw new CorruptRecordError(`batch at offset ${base} failed its CRC check`)
     } catch (err) {
@@ -87,7 +90,12 @@ export async function findFirstAtOrAfter(
     ctx.signal?.throwIfAborted()
     const chunk = await store.read(segment.baseOffset, offset, SCAN_CHUNK_BYTES, { signal: ctx.signal })
     if (chunk.length === 0) return null
-    const verified = verifyChunk(chunk, { ...ctx, offset, maxOffset: segment.nextOffset, segmentEnd: segment.nextOffset })
+    const verified = verifyChunk(chunk, {
+      ...ctx,
+      offset,
+      maxOffset: segment.nextOffset,
+      segmentEnd: segment.nextOffset,
+    })
     let pos = 0
     while (pos < verified.bytes) {
       const header = readBatchHeader(chunk, pos)

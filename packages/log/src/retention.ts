@@ -21,7 +21,10 @@ export function planRetention(
     if (segment.nextOffset > highWatermark) break
     const belowStart = segment.nextOffset <= logStartOffset
     const expired =
-      deletes(config) && config.retentionMs >= 0 && segment.maxTimestamp >= 0 && nowMs - segment.maxTimestamp > config.retentionMs
+      deletes(config) &&
+      config.retentionMs >= 0 &&
+      segment.maxTimestamp >= 0 &&
+      nowMs - segment.maxTimestamp > config.retentionMs
     const oversize = deletes(config) && config.retentionBytes >= 0 && total - segment.sizeBytes >= config.retentionBytes
     if (!belowStart && !expired && !oversize) break
     total -= segment.sizeBytes

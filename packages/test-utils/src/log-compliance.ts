@@ -12,7 +12,10 @@ import { batchOf, batchOfAsync, concatBytes, decodeAll, FakeClock, numbered, rea
 
 export interface LogFactory {
   /** Opens (or, with an id used before and after close(), reopens) a log with that id's data. */
-  open(id: string, options?: { config?: Partial<LogConfig>; clock?: () => number; logger?: Logger }): Promise<PartitionLog>
+  open(
+    id: string,
+    options?: { config?: Partial<LogConfig>; clock?: () => number; logger?: Logger },
+  ): Promise<PartitionLog>
   /** Optional cleanup after the suite. */
   cleanup?(): Promise<void>
 }
@@ -81,7 +84,9 @@ export function describeLogCompliance(backend: string, makeFactory: () => LogFac
         expect(result).toMatchObject({ firstOffset: 0, lastOffset: 4, batchCount: 2, recordCount: 5 })
         const bad = batchOf(numbered(1))
         bad[bad.length - 1]! ^= 0xff
-        await expect(log.appendAsLeader(concatBytes(batchOf(numbered(2)), bad), 0)).rejects.toBeInstanceOf(CorruptRecordError)
+        await expect(log.appendAsLeader(concatBytes(batchOf(numbered(2)), bad), 0)).rejects.toBeInstanceOf(
+          CorruptRecordError,
+        )
         expect(log.logEndOffset).toBe(5)
       })
 
@@ -133,7 +138,9 @@ export function describeLogCompliance(backend: string, makeFactory: () => LogFac
 
       it('serialises concurrent appends without losing or reordering any', async () => {
         const log = await open(id())
-        const results = await Promise.all(Array.from({ length: 20 }, (_, i) => log.appendAsLeader(batchOf([{ key: 'k', value: String(i) }]), 0)))
+        const results = await Promise.all(
+          Array.from({ length: 20 }, (_, i) => log.appendAsLeader(batchOf([{ key: 'k', value: String(i) }]), 0)),
+        )
         expect(results.map((r) => r.firstOffset)).toEqual(Array.from({ length: 20 }, (_, i) => i))
         expect((await readAll(log)).map((r) => r.value)).toEqual(Array.from({ length: 20 }, (_, i) => String(i)))
       })
@@ -166,7 +173,9 @@ export function describeLogCompliance(backend: string, makeFactory: () => LogFac
 
       it('rejects a batch larger than max.message.bytes', async () => {
         const log = await open(id(), { config: { maxMessageBytes: 200 } })
-        const err = await log.appendAsLeader(batchOf([{ key: 'k', value: 'x'.repeat(500) }]), 0).catch((e: unknown) => e)
+        const err = await log
+          .appendAsLeader(batchOf([{ key: 'k', value: 'x'.repeat(500) }]), 0)
+          .catch((e: unknown) => e)
         expect(err).toBeInstanceOf(RecordTooLargeError)
         expect((err as Error).message).toMatch(/max\.message\.bytes/)
         expect(log.logEndOffset).toBe(0)
@@ -175,7 +184,9 @@ export function describeLogCompliance(backend: string, makeFactory: () => LogFac
       it('rejects truncated bytes, garbage and empty input', async () => {
         const log = await open(id())
         const bytes = batchOf(numbered(3))
-        await expect(log.appendAsLeader(bytes.subarray(0, bytes.length - 5), 0)).rejects.toBeInstanceOf(CorruptRecordError)
+        await expect(log.appendAsLeader(bytes.subarray(0, bytes.length - 5), 0)).rejects.toBeInstanceOf(
+          CorruptRecordError,
+        )
         await expect(log.appendAsLeader(new Uint8Array(100).fill(7), 0)).rejects.toBeInstanceOf(CorruptRecordError)
         await expect(log.appendAsLeader(new Uint8Array(0), 0)).rejects.toBeInstanceOf(InvalidRecordError)
         expect(log.logEndOffset).toBe(0)
@@ -183,7 +194,9 @@ export function describeLogCompliance(backend: string, makeFactory: () => LogFac
 
       it('rejects null keys on compacted logs', async () => {
         const log = await open(id(), { config: { cleanupPolicy: 'compact' } })
-        await expect(log.appendAsLeader(batchOf([{ key: null, value: 'v' }]), 0)).rejects.toBeInstanceOf(InvalidRecordError)
+        await expect(log.appendAsLeader(batchOf([{ key: null, value: 'v' }]), 0)).rejects.toBeInstanceOf(
+          InvalidRecordError,
+        )
         expect(log.logEndOffset).toBe(0)
       })
 
@@ -302,7 +315,10 @@ export function describeLogCompliance(backend: string, makeFactory: () => LogFac
       it('applies retention.ms to closed segments below the high watermark', async () => {
         const clock = new FakeClock()
         // segment.ms rolls when the clock moves, so old and new records never share a segment.
-        const log = await open(id(), { config: { segmentBytes: 400, segmentMs: 15_000, retentionMs: 10_000 }, clock: clock.read })
+        const log = await open(id(), {
+          config: { segmentBytes: 400, segmentMs: 15_000, retentionMs: 10_000 },
+          clock: clock.read,
+        })
         for (let i = 0; i < 6; i++) await log.appendAsLeader(batchOf(numbered(3), { timestamp: clock.now }), 0)
         clock.advance(20_000)
         for (let i = 0; i < 6; i++) await log.appendAsLeader(batchOf(numbered(3), { timestamp: clock.now }), 0)
@@ -337,7 +353,10 @@ export function describeLogCompliance(backend: string, makeFactory: () => LogFac
 
       it('leaves everything in place under cleanup.policy=compact alone', async () => {
         const clock = new FakeClock()
-        const log = await open(id(), { config: { segmentBytes: 400, retentionMs: 1, cleanupPolicy: 'compact' }, clock: clock.read })
+        const log = await open(id(), {
+          config: { segmentBytes: 400, retentionMs: 1, cleanupPolicy: 'compact' },
+          clock: clock.read,
+        })
         for (let i = 0; i < 10; i++) await log.appendAsLeader(batchOf(numbered(3), { timestamp: clock.now }), 0)
         clock.advance(1000)
         log.setHighWatermark(log.logEndOffset)
@@ -405,7 +424,8 @@ export function describeLogCompliance(backend: string, makeFactory: () => LogFac
         await log.appendAsLeader(batchOf([{ key: 'gone', value: 'v', timestamp: clock.now }]), 0)
         await log.appendAsLeader(batchOf([{ key: 'kept', value: 'v', timestamp: clock.now }]), 0)
         await log.appendAsLeader(batchOf([{ key: 'gone', value: null, timestamp: clock.now }]), 0)
-        for (let i = 0; i < 4; i++) await log.appendAsLeader(batchOf([{ key: `pad${i}`, value: 'p'.repeat(100), timestamp: clock.now }]), 0)
+        for (let i = 0; i < 4; i++)
+          await log.appendAsLeader(batchOf([{ key: `pad${i}`, value: 'p'.repeat(100), timestamp: clock.now }]), 0)
         log.setHighWatermark(log.logEndOffset)
         await log.compact()
         let records = await readAll(log)
@@ -419,7 +439,9 @@ export function describeLogCompliance(backend: string, makeFactory: () => LogFac
       })
 
       it('compacts a log larger than its key map in several bounded passes', async () => {
-        const log = await open(id(), { config: { cleanupPolicy: 'compact', segmentBytes: 2000, cleanerBufferBytes: 1024 } })
+        const log = await open(id(), {
+          config: { cleanupPolicy: 'compact', segmentBytes: 2000, cleanerBufferBytes: 1024 },
+        })
         for (let round = 0; round < 3; round++) {
           for (let i = 0; i < 40; i++) await log.appendAsLeader(batchOf([{ key: `key-${i}`, value: `r${round}` }]), 0)
         }

@@ -27,7 +27,10 @@ export interface BatchOptions {
 }
 
 function toInput(record: SimpleRecord, fallbackTs: number) {
-  const headers: RecordHeader[] = Object.entries(record.headers ?? {}).map(([key, value]) => ({ key, value: encoder.encode(value) }))
+  const headers: RecordHeader[] = Object.entries(record.headers ?? {}).map(([key, value]) => ({
+    key,
+    value: encoder.encode(value),
+  }))
   return {
     key: record.key === undefined || record.key === null ? null : encoder.encode(record.key),
     value: record.value === null ? null : encoder.encode(record.value),
@@ -55,7 +58,11 @@ export function batchOfAsync(records: readonly SimpleRecord[], options: BatchOpt
 
 /** `n` records with keys `${prefix}${i}` and values `v${i}`. */
 export function numbered(n: number, prefix = 'k', timestamp?: number): SimpleRecord[] {
-  return Array.from({ length: n }, (_, i) => ({ key: `${prefix}${i}`, value: `v${i}`, ...(timestamp === undefined ? {} : { timestamp }) }))
+  return Array.from({ length: n }, (_, i) => ({
+    key: `${prefix}${i}`,
+    value: `v${i}`,
+    ...(timestamp === undefined ? {} : { timestamp }),
+  }))
 }
 
 export function concatBytes(...parts: Uint8Array[]): Uint8Array {
@@ -97,7 +104,11 @@ export async function decodeAll(bytes: Uint8Array): Promise<ReadRecord[]> {
 }
 
 /** Reads and decodes every record in [from, upTo) (default: the whole log, ignoring the high watermark). */
-export async function readAll(log: PartitionLog, from = log.logStartOffset, upTo = log.logEndOffset): Promise<ReadRecord[]> {
+export async function readAll(
+  log: PartitionLog,
+  from = log.logStartOffset,
+  upTo = log.logEndOffset,
+): Promise<ReadRecord[]> {
   const out: ReadRecord[] = []
   let offset = from
   for (let guard = 0; offset < upTo; guard++) {

@@ -2,7 +2,7 @@ import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { CorruptRecordError, KafkaStorageError } from '@tributary/wire'
 import type { Logger } from '../logger.js'
-import type { LogStore, SegmentInfo, SegmentRewriter, StoreOpenResult, StoredBatch } from '../types.js'
+import type { LogStore, SegmentInfo, SegmentRewriter, StoredBatch, StoreOpenResult } from '../types.js'
 import { readCheckpoint, removeFile, syncDir, writeCheckpoint } from './checkpoint.js'
 import { recoverSegment } from './recovery.js'
 import { HEADER_BYTES, peekHeader, Segment, segmentName } from './segment.js'
@@ -84,7 +84,10 @@ export class FsStore implements LogStore {
           await recoverSegment(segment, this.options.logger, this.options.name, { fromScratch: false, truncate: true })
         }
       } else if (!(await segment.load())) {
-        this.options.logger.warn({ partition: this.options.name, segment: base }, 'closed segment failed its sanity check; rebuilding its index')
+        this.options.logger.warn(
+          { partition: this.options.name, segment: base },
+          'closed segment failed its sanity check; rebuilding its index',
+        )
         await recoverSegment(segment, this.options.logger, this.options.name, { fromScratch: true, truncate: false })
         segment.nextOffset = bases[i + 1]!
         await segment.release()
@@ -205,10 +208,15 @@ export class FsStore implements LogStore {
     return infoOf(segment)
   }
 
-  private async peek(segment: Segment, pos: number): Promise<{ baseOffset: number; size: number; maxTimestamp: number }> {
+  private async peek(
+    segment: Segment,
+    pos: number,
+  ): Promise<{ baseOffset: number; size: number; maxTimestamp: number }> {
     const header = peekHeader(await segment.readAt(pos, HEADER_BYTES), 0)
     if (header === undefined || header.size < 0) {
-      throw new CorruptRecordError(`${this.options.name}: damaged batch header at position ${pos} of segment ${segment.baseOffset}`)
+      throw new CorruptRecordError(
+        `${this.options.name}: damaged batch header at position ${pos} of segment ${segment.baseOffset}`,
+      )
     }
     return header
   }
@@ -272,10 +280,15 @@ export class FsStore implements LogStore {
 
   async close(clean: boolean): Promise<void> {
     const active = this.segments.at(-1)
-    if (active !== undefined && active.isLoaded) {
+    if (active?.isLoaded) {
       await active.sync()
       if (clean) {
-        const marker: CleanMarker = { baseOffset: active.baseOffset, nextOffset: active.nextOffset, size: active.size, maxTimestamp: active.maxTimestamp }
+        const marker: CleanMarker = {
+          baseOffset: active.baseOffset,
+          nextOffset: active.nextOffset,
+          size: active.size,
+          maxTimestamp: active.maxTimestamp,
+        }
         await writeCheckpoint(join(this.dir, CLEAN_SHUTDOWN_FILE), JSON.stringify(marker), true)
       }
     }

@@ -95,7 +95,13 @@ export async function recoverSegment(
   if (cut > 0 && !truncate) {
     await segment.persistIndexes(true)
     logger.error(
-      { partition, segment: segment.baseOffset, validBytes: segment.size, damagedBytes: cut, reason: reason ?? 'trailing bytes' },
+      {
+        partition,
+        segment: segment.baseOffset,
+        validBytes: segment.size,
+        damagedBytes: cut,
+        reason: reason ?? 'trailing bytes',
+      },
       'closed segment is damaged; reads past the damage will fail',
     )
     return 0
@@ -103,7 +109,14 @@ export async function recoverSegment(
   if (cut > 0) {
     await segment.truncateAt(segment.size, segment.nextOffset, segment.maxTimestamp)
     logger.warn(
-      { partition, segment: segment.baseOffset, truncatedBytes: cut, validBytes: segment.size, logEndOffset: segment.nextOffset, reason: reason ?? 'trailing bytes' },
+      {
+        partition,
+        segment: segment.baseOffset,
+        truncatedBytes: cut,
+        validBytes: segment.size,
+        logEndOffset: segment.nextOffset,
+        reason: reason ?? 'trailing bytes',
+      },
       'recovery truncated a torn or corrupt segment tail',
     )
   } else {

@@ -78,7 +78,12 @@ export class Segment {
 
   /** Creates empty files for a new active segment (replacing leftovers of an interrupted roll). */
   static async create(dir: string, baseOffset: number, nowMs: number, indexIntervalBytes: number): Promise<Segment> {
-    const segment = new Segment(dir, baseOffset, indexIntervalBytes, { nextOffset: baseOffset, size: 0, maxTimestamp: -1, createdAtMs: nowMs })
+    const segment = new Segment(dir, baseOffset, indexIntervalBytes, {
+      nextOffset: baseOffset,
+      size: 0,
+      maxTimestamp: -1,
+      createdAtMs: nowMs,
+    })
     const paths = segment.paths
     segment.log = await open(paths.log, 'w+')
     segment.indexFile = await open(paths.index, 'w+')

@@ -1,5 +1,5 @@
 import { KafkaStorageError } from '@tributary/wire'
-import type { LogStore, SegmentInfo, SegmentRewriter, StoreOpenResult, StoredBatch } from '../types.js'
+import type { LogStore, SegmentInfo, SegmentRewriter, StoredBatch, StoreOpenResult } from '../types.js'
 
 interface MemorySegment {
   info: SegmentInfo

@@ -1,0 +1,114 @@
+import { LeaderEpochCache, openLog, resolveLogConfig } from '@tributary/log'
+import { MemoryStore } from '@tributary/log/memory'
+import { batchOf, FakeClock, numbered } from '@tributary/test-utils'
+import { CorruptRecordError, InvalidConfigError } from '@tributary/wire'
+import { describe, expect, it } from 'vitest'
+
+/** A memory store that counts flushes, to observe the flush policy. */
+class CountingStore extends MemoryStore {
+  flushes = 0
+  override async flush(): Promise<void> {
+    this.flushes++
+  }
+}
+
+describe('log > flush policy', () => {
+  it('flushes after flush.messages records', async () => {
+    const store = new CountingStore()
+    const log = await openLog({ name: 't-0', store, config: { flushMessages: 10 } })
+    for (let i = 0; i < 5; i++) await log.appendAsLeader(batchOf(numbered(5)), 0)
+    expect(store.flushes).toBe(2)
+    await log.close()
+  })
+
+  it('flushes when the last flush is older than flush.ms', async () => {
+    const clock = new FakeClock()
+    const store = new CountingStore()
+    const log = await openLog({ name: 't-0', store, config: { flushMs: 1000 }, clock: clock.read })
+    await log.appendAsLeader(batchOf(numbered(1)), 0)
+    expect(store.flushes).toBe(0)
+    clock.advance(1000)
+    await log.appendAsLeader(batchOf(numbered(1)), 0)
+    expect(store.flushes).toBe(1)
+    await log.close()
+  })
+
+  it('leaves flushing to explicit calls by default', async () => {
+    const store = new CountingStore()
+    const log = await openLog({ name: 't-0', store })
+    for (let i = 0; i < 50; i++) await log.appendAsLeader(batchOf(numbered(5)), 0)
+    expect(store.flushes).toBe(0)
+    await log.flush()
+    expect(store.flushes).toBe(1)
+    await log.close()
+  })
+})
+
+describe('log > config', () => {
+  it('accepts Kafka-named settings and rejects bad ones with InvalidConfigError', () => {
+    const config = resolveLogConfig(
+      {},
+      { 'retention.ms': '60000', 'cleanup.policy': 'compact', 'segment.bytes': 1 << 20 },
+    )
+    expect(config).toMatchObject({ retentionMs: 60_000, cleanupPolicy: 'compact', segmentBytes: 1 << 20 })
+    expect(() => resolveLogConfig({}, { 'retention.mss': '1' })).toThrow(InvalidConfigError)
+    expect(() => resolveLogConfig({}, { 'segment.bytes': 'lots' })).toThrow(InvalidConfigError)
+    expect(() => resolveLogConfig({ segmentBytes: 10 })).toThrow(InvalidConfigError)
+    expect(() => resolveLogConfig({}, { 'cleanup.policy': 'shred' })).toThrow(InvalidConfigError)
+  })
+
+  it('applies a config change to an open log', async () => {
+    const log = await openLog({ name: 't-0', store: new MemoryStore() })
+    log.updateConfig({ maxMessageBytes: 100 })
+    await expect(log.appendAsLeader(batchOf([{ key: 'k', value: 'x'.repeat(200) }]), 0)).rejects.toThrow(
+      /max\.message\.bytes/,
+    )
+    expect(() => log.updateConfig({ segmentBytes: -1 })).toThrow(InvalidConfigError)
+    await log.close()
+  })
+})
+
+describe('log > leader-epoch cache', () => {
+  it('answers end offsets, truncates from both ends and round-trips through its checkpoint', () => {
+    const cache = new LeaderEpochCache()
+    cache.assign(1, 0)
+    cache.assign(3, 10)
+    cache.assign(3, 15) // same epoch: no new entry
+    cache.assign(4, 20)
+    expect(cache.list()).toEqual([
+      { epoch: 1, startOffset: 0 },
+      { epoch: 3, startOffset: 10 },
+      { epoch: 4, startOffset: 20 },
+    ])
+    expect(cache.endOffsetFor(0, 30)).toEqual({ epoch: -1, endOffset: -1 })
+    expect(cache.endOffsetFor(2, 30)).toEqual({ epoch: 1, endOffset: 10 })
+    expect(cache.endOffsetFor(4, 30)).toEqual({ epoch: 4, endOffset: 30 })
+    expect(cache.epochForOffset(12)).toBe(3)
+    expect(LeaderEpochCache.fromJson(cache.toJson()).list()).toEqual(cache.list())
+    cache.truncateFromStart(12)
+    expect(cache.list()[0]).toEqual({ epoch: 3, startOffset: 12 })
+    cache.truncateFromEnd(20)
+    expect(cache.latestEpoch()).toBe(3)
+  })
+
+  it('rejects a damaged checkpoint', () => {
+    expect(() => LeaderEpochCache.fromJson('{')).toThrow(CorruptRecordError)
+    expect(() => LeaderEpochCache.fromJson('[{"epoch":2,"startOffset":5},{"epoch":1,"startOffset":9}]')).toThrow(
+      CorruptRecordError,
+    )
+  })
+})
+
+describe('log > concurrency', () => {
+  it('reads run beside appends and truncation never exposes a partial state', async () => {
+    const log = await openLog({ name: 't-0', store: new MemoryStore(), config: { segmentBytes: 1024 } })
+    const appends = Array.from({ length: 40 }, () => log.appendAsLeader(batchOf(numbered(4)), 0))
+    const reads = Array.from({ length: 40 }, (_, i) =>
+      log.read(Math.min(i, log.logEndOffset), { maxOffset: Number.MAX_SAFE_INTEGER }).then((r) => r.nextOffset),
+    )
+    await Promise.all([...appends, ...reads])
+    await log.truncateTo(50)
+    expect(log.logEndOffset).toBe(48)
+    await log.close()
+  })
+})
