@@ -19,7 +19,9 @@ export const chromiumArgs = [
 export function chromiumPath(): string {
   const path = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
   if (!existsSync(path)) {
-    throw new Error(`Chromium not found at ${path}: install it with 'apt-get install -y chromium' (or set CHROMIUM_PATH)`)
+    throw new Error(
+      `Chromium not found at ${path}: install it with 'apt-get install -y chromium' (or set CHROMIUM_PATH)`,
+    )
   }
   return path
 }
