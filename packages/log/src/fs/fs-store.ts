@@ -41,7 +41,9 @@ export class FsStore implements LogStore {
   readonly kind = 'fs'
   private segments: Segment[] = []
   private meta: Record<string, string> = {}
-  private readonly loaded = new Map<Segment, number>() // closed segment → pins, in LRU order
+  /** Closed segments with open files, least recently used first. */
+  private readonly loaded = new Set<Segment>()
+  private readonly pins = new Map<Segment, number>()
   private dirDirty = false
   private readonly maxOpen: number
 
@@ -129,27 +131,34 @@ export class FsStore implements LogStore {
     return segment
   }
 
-  /** Runs `fn` with the segment's files open, keeping it pinned against eviction meanwhile. */
+  /**
+   * Runs `fn` with the segment's files open. Every segment in use is pinned — the active one
+   * too, since a roll can close it for appends mid-read — and eviction passes pinned ones by.
+   */
   private async use<T>(segment: Segment, fn: () => Promise<T>): Promise<T> {
-    if (segment === this.segments.at(-1)) return fn()
-    const pins = this.loaded.get(segment)
-    this.loaded.delete(segment)
-    this.loaded.set(segment, (pins ?? 0) + 1)
+    this.pins.set(segment, (this.pins.get(segment) ?? 0) + 1)
     try {
-      if (!segment.isLoaded && !(await segment.load())) {
-        throw new CorruptRecordError(`${this.options.name}: index of segment ${segment.baseOffset} is damaged`)
+      if (segment !== this.segments.at(-1)) {
+        this.loaded.delete(segment)
+        this.loaded.add(segment)
+        if (!segment.isLoaded && !(await segment.load())) {
+          throw new CorruptRecordError(`${this.options.name}: index of segment ${segment.baseOffset} is damaged`)
+        }
       }
       return await fn()
     } finally {
-      this.loaded.set(segment, (this.loaded.get(segment) ?? 1) - 1)
+      const pins = (this.pins.get(segment) ?? 1) - 1
+      if (pins === 0) this.pins.delete(segment)
+      else this.pins.set(segment, pins)
       await this.evict()
     }
   }
 
+  /** Releases least recently used closed segments beyond the bound, skipping pinned ones. */
   private async evict(): Promise<void> {
-    for (const [segment, pins] of this.loaded) {
+    for (const segment of this.loaded) {
       if (this.loaded.size <= this.maxOpen) return
-      if (pins > 0) continue
+      if (this.pins.has(segment) || segment === this.segments.at(-1)) continue
       this.loaded.delete(segment)
       await segment.release()
     }
@@ -167,7 +176,7 @@ export class FsStore implements LogStore {
     if (previous !== undefined) {
       // Closed segments are trusted on open, so they are made durable before the next begins.
       await previous.sync()
-      this.loaded.set(previous, 0)
+      this.loaded.add(previous)
       await this.evict()
     }
     const segment = await Segment.create(this.dir, baseOffset, nowMs, this.options.indexIntervalBytes)
