@@ -242,11 +242,12 @@ function keep(
 
 function reencode(header: RecordBatchHeader, kept: readonly BatchRecord[]): Promise<Uint8Array> {
   return encodeRecordBatch({
+    // Raw deltas, not decoded timestamps: a LogAppendTime batch decodes every record to its max timestamp.
     records: kept.map((r) => ({
       key: r.key,
       value: r.value,
       headers: r.headers,
-      timestamp: r.timestamp,
+      timestamp: header.firstTimestamp + r.timestampDelta,
       offsetDelta: r.offsetDelta,
     })),
     baseOffset: header.baseOffset,

@@ -22,7 +22,7 @@ interface Ack {
 }
 
 /** Starts the writer, lets it acknowledge a random number of batches, then SIGKILLs it. */
-async function runAndKill(dir: string, seed: number, acks: Ack[], killAfterAcks: number): Promise<void> {
+async function runAndKill(dir: string, seed: number, acks: Ack[], killAfterAcks: number, killDelayMs: number): Promise<void> {
   const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', writer, dir, String(seed)], {
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -47,9 +47,12 @@ async function runAndKill(dir: string, seed: number, acks: Ack[], killAfterAcks:
           if (kind !== 'ack') continue
           acks.push({ first: Number(a), last: Number(b), crc: Number(c) })
           if (++seen === killAfterAcks) {
-            child.kill('SIGKILL') // mid-stream: the next append may be half-written
+            // Mid-stream, a few milliseconds on: the next append may be half-written.
             clearTimeout(deadline)
-            resolve()
+            setTimeout(() => {
+              child.kill('SIGKILL')
+              resolve()
+            }, killDelayMs)
           }
         }
       })
@@ -72,7 +75,7 @@ describe('log > fs > crash safety', () => {
       const acks: Ack[] = []
       for (let round = 0; round < KILLS; round++) {
         const seed = 1000 + round
-        await runAndKill(dir, seed, acks, 1 + ((seed * 7919) % 37))
+        await runAndKill(dir, seed, acks, 1 + ((seed * 7919) % 37), (seed * 31) % 7)
         // The writer never closes cleanly, so this open always runs recovery on the active segment.
         const log = await openFsLog({
           dir,

@@ -1,6 +1,7 @@
 import type { LogConfig, Logger, PartitionLog } from '@tributary/log'
 import {
   CorruptRecordError,
+  encodeRecordBatchSync,
   FencedLeaderEpochError,
   InvalidRecordError,
   iterateBatches,
@@ -189,6 +190,19 @@ export function describeLogCompliance(backend: string, makeFactory: () => LogFac
         )
         await expect(log.appendAsLeader(new Uint8Array(100).fill(7), 0)).rejects.toBeInstanceOf(CorruptRecordError)
         await expect(log.appendAsLeader(new Uint8Array(0), 0)).rejects.toBeInstanceOf(InvalidRecordError)
+        expect(log.logEndOffset).toBe(0)
+      })
+
+      it('rejects a producer batch whose record offsets are not 0, 1, 2, …', async () => {
+        const log = await open(id())
+        const v = new TextEncoder().encode('v')
+        const gappy = encodeRecordBatchSync({
+          records: [
+            { key: v, value: v, offsetDelta: 0 },
+            { key: v, value: v, offsetDelta: 2 },
+          ],
+        })
+        await expect(log.appendAsLeader(gappy, 0)).rejects.toBeInstanceOf(InvalidRecordError)
         expect(log.logEndOffset).toBe(0)
       })
 

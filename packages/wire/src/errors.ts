@@ -1,0 +1,247 @@
+/**
+ * Tributary's errors: one class per failure, each carrying the Kafka wire error code and
+ * whether retrying the same request can succeed. Codes and retriable flags follow Kafka's
+ * `org.apache.kafka.common.protocol.Errors`, so a Kafka gateway can map them 1:1.
+ * `errorFromCode` is the one table from a wire code back to a class (KafkaJS's
+ * `protocol/error.js` plays the same role).
+ */
+
+export const ErrorCode = {
+  UNKNOWN_SERVER_ERROR: -1,
+  NONE: 0,
+  OFFSET_OUT_OF_RANGE: 1,
+  CORRUPT_MESSAGE: 2,
+  UNKNOWN_TOPIC_OR_PARTITION: 3,
+  LEADER_NOT_AVAILABLE: 5,
+  NOT_LEADER_OR_FOLLOWER: 6,
+  REQUEST_TIMED_OUT: 7,
+  MESSAGE_TOO_LARGE: 10,
+  INVALID_TOPIC_EXCEPTION: 17,
+  RECORD_LIST_TOO_LARGE: 18,
+  NOT_ENOUGH_REPLICAS: 19,
+  INVALID_TIMESTAMP: 32,
+  INVALID_CONFIG: 40,
+  OUT_OF_ORDER_SEQUENCE_NUMBER: 45,
+  DUPLICATE_SEQUENCE_NUMBER: 46,
+  INVALID_PRODUCER_EPOCH: 47,
+  KAFKA_STORAGE_ERROR: 56,
+  FENCED_LEADER_EPOCH: 74,
+  UNKNOWN_LEADER_EPOCH: 75,
+  UNSUPPORTED_COMPRESSION_TYPE: 76,
+  INVALID_RECORD: 87,
+} as const
+
+export type ErrorCodeName = keyof typeof ErrorCode
+
+export interface ErrorOptions {
+  cause?: unknown
+}
+
+/** Base class. Unknown wire codes surface as a plain TributaryError that keeps the code. */
+export class TributaryError extends Error {
+  static override name = 'TributaryError'
+  readonly code: number
+  readonly retriable: boolean
+
+  constructor(message: string, options?: ErrorOptions & { code?: number; retriable?: boolean }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause })
+    // `static name` survives minification, unlike the constructor's own name.
+    this.name = new.target.name
+    this.code = options?.code ?? ErrorCode.UNKNOWN_SERVER_ERROR
+    this.retriable = options?.retriable ?? false
+  }
+}
+
+/** Bytes that do not parse as a valid batch (bad CRC, truncated, inconsistent lengths). */
+export class CorruptRecordError extends TributaryError {
+  static override name = 'CorruptRecordError'
+  constructor(message: string, options?: ErrorOptions) {
+    // Retriable in Kafka: corruption is often in transit, and a resend can succeed.
+    super(message, { ...options, code: ErrorCode.CORRUPT_MESSAGE, retriable: true })
+  }
+}
+
+/** A well-formed batch that breaks a rule of its destination (null key on a compacted topic, ...). */
+export class InvalidRecordError extends TributaryError {
+  static override name = 'InvalidRecordError'
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { ...options, code: ErrorCode.INVALID_RECORD, retriable: false })
+  }
+}
+
+export class RecordTooLargeError extends TributaryError {
+  static override name = 'RecordTooLargeError'
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { ...options, code: ErrorCode.MESSAGE_TOO_LARGE, retriable: false })
+  }
+}
+
+export class UnsupportedCompressionError extends TributaryError {
+  static override name = 'UnsupportedCompressionError'
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { ...options, code: ErrorCode.UNSUPPORTED_COMPRESSION_TYPE, retriable: false })
+  }
+}
+
+export class OffsetOutOfRangeError extends TributaryError {
+  static override name = 'OffsetOutOfRangeError'
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { ...options, code: ErrorCode.OFFSET_OUT_OF_RANGE, retriable: false })
+  }
+}
+
+/**
+ * Out of storage quota (browser storage, disk budget). Kafka has no dedicated code, so it travels
+ * as KAFKA_STORAGE_ERROR; whether a retry can help (quota freed by retention) is the caller's call.
+ */
+export class StorageQuotaError extends TributaryError {
+  static override name = 'StorageQuotaError'
+  constructor(message: string, options?: ErrorOptions & { retriable?: boolean }) {
+    super(message, {
+      cause: options?.cause,
+      code: ErrorCode.KAFKA_STORAGE_ERROR,
+      retriable: options?.retriable ?? false,
+    })
+  }
+}
+
+export class KafkaStorageError extends TributaryError {
+  static override name = 'KafkaStorageError'
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { ...options, code: ErrorCode.KAFKA_STORAGE_ERROR, retriable: true })
+  }
+}
+
+export class InvalidTimestampError extends TributaryError {
+  static override name = 'InvalidTimestampError'
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { ...options, code: ErrorCode.INVALID_TIMESTAMP, retriable: false })
+  }
+}
+
+export class InvalidConfigError extends TributaryError {
+  static override name = 'InvalidConfigError'
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { ...options, code: ErrorCode.INVALID_CONFIG, retriable: false })
+  }
+}
+
+export class UnknownLeaderEpochError extends TributaryError {
+  static override name = 'UnknownLeaderEpochError'
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { ...options, code: ErrorCode.UNKNOWN_LEADER_EPOCH, retriable: true })
+  }
+}
+
+export class FencedLeaderEpochError extends TributaryError {
+  static override name = 'FencedLeaderEpochError'
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { ...options, code: ErrorCode.FENCED_LEADER_EPOCH, retriable: false })
+  }
+}
+
+export class UnknownTopicOrPartitionError extends TributaryError {
+  static override name = 'UnknownTopicOrPartitionError'
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { ...options, code: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, retriable: true })
+  }
+}
+
+export class LeaderNotAvailableError extends TributaryError {
+  static override name = 'LeaderNotAvailableError'
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { ...options, code: ErrorCode.LEADER_NOT_AVAILABLE, retriable: true })
+  }
+}
+
+export class NotLeaderOrFollowerError extends TributaryError {
+  static override name = 'NotLeaderOrFollowerError'
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { ...options, code: ErrorCode.NOT_LEADER_OR_FOLLOWER, retriable: true })
+  }
+}
+
+export class RequestTimedOutError extends TributaryError {
+  static override name = 'RequestTimedOutError'
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { ...options, code: ErrorCode.REQUEST_TIMED_OUT, retriable: true })
+  }
+}
+
+export class InvalidTopicError extends TributaryError {
+  static override name = 'InvalidTopicError'
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { ...options, code: ErrorCode.INVALID_TOPIC_EXCEPTION, retriable: false })
+  }
+}
+
+export class RecordListTooLargeError extends TributaryError {
+  static override name = 'RecordListTooLargeError'
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { ...options, code: ErrorCode.RECORD_LIST_TOO_LARGE, retriable: false })
+  }
+}
+
+export class NotEnoughReplicasError extends TributaryError {
+  static override name = 'NotEnoughReplicasError'
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { ...options, code: ErrorCode.NOT_ENOUGH_REPLICAS, retriable: true })
+  }
+}
+
+export class OutOfOrderSequenceError extends TributaryError {
+  static override name = 'OutOfOrderSequenceError'
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { ...options, code: ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER, retriable: false })
+  }
+}
+
+export class DuplicateSequenceError extends TributaryError {
+  static override name = 'DuplicateSequenceError'
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { ...options, code: ErrorCode.DUPLICATE_SEQUENCE_NUMBER, retriable: false })
+  }
+}
+
+export class InvalidProducerEpochError extends TributaryError {
+  static override name = 'InvalidProducerEpochError'
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { ...options, code: ErrorCode.INVALID_PRODUCER_EPOCH, retriable: false })
+  }
+}
+
+type ErrorClass = new (message: string, options?: ErrorOptions) => TributaryError
+
+/**
+ * Wire code → class. KAFKA_STORAGE_ERROR maps to KafkaStorageError (Kafka's own, retriable);
+ * StorageQuotaError shares the code but is only raised locally.
+ */
+const errorByCode = new Map<number, ErrorClass>([
+  [ErrorCode.OFFSET_OUT_OF_RANGE, OffsetOutOfRangeError],
+  [ErrorCode.CORRUPT_MESSAGE, CorruptRecordError],
+  [ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, UnknownTopicOrPartitionError],
+  [ErrorCode.LEADER_NOT_AVAILABLE, LeaderNotAvailableError],
+  [ErrorCode.NOT_LEADER_OR_FOLLOWER, NotLeaderOrFollowerError],
+  [ErrorCode.REQUEST_TIMED_OUT, RequestTimedOutError],
+  [ErrorCode.MESSAGE_TOO_LARGE, RecordTooLargeError],
+  [ErrorCode.INVALID_TOPIC_EXCEPTION, InvalidTopicError],
+  [ErrorCode.RECORD_LIST_TOO_LARGE, RecordListTooLargeError],
+  [ErrorCode.NOT_ENOUGH_REPLICAS, NotEnoughReplicasError],
+  [ErrorCode.INVALID_TIMESTAMP, InvalidTimestampError],
+  [ErrorCode.INVALID_CONFIG, InvalidConfigError],
+  [ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER, OutOfOrderSequenceError],
+  [ErrorCode.DUPLICATE_SEQUENCE_NUMBER, DuplicateSequenceError],
+  [ErrorCode.INVALID_PRODUCER_EPOCH, InvalidProducerEpochError],
+  [ErrorCode.KAFKA_STORAGE_ERROR, KafkaStorageError],
+  [ErrorCode.FENCED_LEADER_EPOCH, FencedLeaderEpochError],
+  [ErrorCode.UNKNOWN_LEADER_EPOCH, UnknownLeaderEpochError],
+  [ErrorCode.UNSUPPORTED_COMPRESSION_TYPE, UnsupportedCompressionError],
+  [ErrorCode.INVALID_RECORD, InvalidRecordError],
+])
+
+/** The error a peer meant by `code`. Unknown codes keep their number with UNKNOWN_SERVER_ERROR semantics. */
+export function errorFromCode(code: number, message: string): TributaryError {
+  const ErrorClass = errorByCode.get(code)
+  if (ErrorClass !== undefined) return new ErrorClass(message)
+  return new TributaryError(message, { code, retriable: false })
+}
