@@ -1,6 +1,7 @@
 import { playwright } from '@vitest/browser-playwright'
 import { defaultClientConditions, defaultServerConditions } from 'vite'
 import { defineConfig } from 'vitest/config'
+import { setStorageQuota } from './test/browser-commands.ts'
 import { chromiumArgs, chromiumPath } from './test/chromium.ts'
 
 // Workspace packages are resolved to their TypeScript sources through the custom
@@ -35,6 +36,7 @@ export default defineConfig({
             screenshotFailures: false,
             provider: playwright({ launchOptions: { executablePath: chromiumPath(), args: chromiumArgs } }),
             instances: [{ browser: 'chromium' }],
+            commands: { setStorageQuota },
           },
         },
       },

@@ -172,13 +172,45 @@ export class Log implements PartitionLog {
   private async appendValidated(validated: ValidatedAppend, now: number, options: AbortOptions): Promise<AppendResult> {
     const { batches } = validated
     // The epoch checkpoint goes first: data must never carry an epoch the cache has not recorded.
+    const endBefore = this.logEndOffset
     let epochsChanged = false
     for (const batch of batches) {
       const epoch = readEpoch(batch)
       if (epoch >= 0 && this.epochs.assign(epoch, batch.baseOffset)) epochsChanged = true
     }
-    if (epochsChanged) await this.writeEpochs(options)
+    try {
+      if (epochsChanged) await this.writeEpochs(options)
+      await this.writeBatches(batches, now, options)
+    } catch (err) {
+      // Nothing (or only a prefix, which recovery or the next append's checks see) was stored:
+      // forget epochs that now start past the log end, so a retry is not fenced by its own epoch.
+      if (this.epochs.truncateFromEnd(Math.max(this.logEndOffset, endBefore))) {
+        await this.writeEpochs(options).catch(() => {})
+      }
+      throw err
+    }
 
+    this.unflushedRecords += validated.recordCount
+    if (this.unflushedRecords >= this.cfg.flushMessages || now - this.lastFlushMs >= this.cfg.flushMs) {
+      // The append itself succeeded; a failed flush is retried by the next one, not reported as a lost append.
+      await this.flushNow(options).catch((err: unknown) =>
+        this.logger.error({ partition: this.name, err }, 'flush after append failed; will retry'),
+      )
+    }
+    const first = batches[0]!
+    const last = batches.at(-1)!
+    return {
+      firstOffset: first.baseOffset,
+      lastOffset: last.lastOffset,
+      logAppendTime: validated.logAppendTime,
+      batchCount: batches.length,
+      recordCount: validated.recordCount,
+      bytes: validated.bytes,
+    }
+  }
+
+  /** Writes batches to the active segment, rolling first whenever segment.bytes or segment.ms says so. */
+  private async writeBatches(batches: readonly StoredBatch[], now: number, options: AbortOptions): Promise<void> {
     let pending: StoredBatch[] = []
     let active = this.segments.at(-1)!
     let pendingBytes = 0
@@ -196,21 +228,6 @@ export class Log implements PartitionLog {
       pendingBytes += size
     }
     if (pending.length > 0) await this.storeAppend(pending, options)
-
-    this.unflushedRecords += validated.recordCount
-    if (this.unflushedRecords >= this.cfg.flushMessages || now - this.lastFlushMs >= this.cfg.flushMs) {
-      await this.flushNow(options)
-    }
-    const first = batches[0]!
-    const last = batches.at(-1)!
-    return {
-      firstOffset: first.baseOffset,
-      lastOffset: last.lastOffset,
-      logAppendTime: validated.logAppendTime,
-      batchCount: batches.length,
-      recordCount: validated.recordCount,
-      bytes: validated.bytes,
-    }
   }
 
   private async storeAppend(batches: StoredBatch[], options: AbortOptions): Promise<SegmentInfo> {
@@ -499,9 +516,16 @@ export class Log implements PartitionLog {
         this.closed = true
         clearInterval(this.flushTimer)
         await this.rw.exclusive(async () => {
-          await this.store.flush()
-          await this.store.writeMeta({ [META_HIGH_WATERMARK]: String(this.hw) }, { durable: true })
-          await this.store.close(true)
+          let clean = false
+          try {
+            await this.store.flush()
+            await this.store.writeMeta({ [META_HIGH_WATERMARK]: String(this.hw) }, { durable: true })
+            clean = true
+          } finally {
+            // Release files, connections and locks even when the final flush fails (e.g. a full disk);
+            // without the clean marker the next open recovers instead of trusting the tail.
+            await this.store.close(clean)
+          }
         })
         this.logger.info({ partition: this.name, logEndOffset: this.logEndOffset }, 'log closed')
       }),

@@ -22,7 +22,13 @@ interface Ack {
 }
 
 /** Starts the writer, lets it acknowledge a random number of batches, then SIGKILLs it. */
-async function runAndKill(dir: string, seed: number, acks: Ack[], killAfterAcks: number, killDelayMs: number): Promise<void> {
+async function runAndKill(
+  dir: string,
+  seed: number,
+  acks: Ack[],
+  killAfterAcks: number,
+  killDelayMs: number,
+): Promise<void> {
   const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', writer, dir, String(seed)], {
     stdio: ['ignore', 'pipe', 'pipe'],
   })

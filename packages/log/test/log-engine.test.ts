@@ -112,3 +112,56 @@ describe('log > concurrency', () => {
     await log.close()
   })
 })
+
+/** A memory store whose operations can be made to fail, like a full disk. */
+class FailingStore extends MemoryStore {
+  failAppends = false
+  failFlushes = false
+  closedWith: boolean | undefined
+  override async append(...args: Parameters<MemoryStore['append']>) {
+    if (this.failAppends) throw new Error('disk full')
+    return super.append(...args)
+  }
+  override async flush(): Promise<void> {
+    if (this.failFlushes) throw new Error('disk full')
+  }
+  override async close(clean: boolean): Promise<void> {
+    this.closedWith = clean
+    return super.close(clean)
+  }
+}
+
+describe('log > storage failures', () => {
+  it('forgets a new epoch whose first append failed, so a retry is not fenced', async () => {
+    const store = new FailingStore()
+    const log = await openLog({ name: 't-0', store })
+    await log.appendAsLeader(batchOf(numbered(1)), 1)
+    store.failAppends = true
+    await expect(log.appendAsLeader(batchOf(numbered(1)), 2)).rejects.toThrow(/disk full/)
+    expect(log.epochEntries()).toEqual([{ epoch: 1, startOffset: 0 }])
+    store.failAppends = false
+    expect((await log.appendAsLeader(batchOf(numbered(1)), 2)).firstOffset).toBe(1)
+    expect(log.latestEpoch()).toBe(2)
+    await log.close()
+  })
+
+  it('reports a successful append even when the flush policy then fails to flush', async () => {
+    const store = new FailingStore()
+    const log = await openLog({ name: 't-0', store, config: { flushMessages: 1 } })
+    store.failFlushes = true
+    expect((await log.appendAsLeader(batchOf(numbered(2)), 0)).lastOffset).toBe(1)
+    expect(log.logEndOffset).toBe(2)
+    await expect(log.flush()).rejects.toThrow(/disk full/)
+    store.failFlushes = false
+    await log.close()
+  })
+
+  it('releases the store on close even when the final flush fails, without claiming a clean shutdown', async () => {
+    const store = new FailingStore()
+    const log = await openLog({ name: 't-0', store })
+    await log.appendAsLeader(batchOf(numbered(2)), 0)
+    store.failFlushes = true
+    await expect(log.close()).rejects.toThrow(/disk full/)
+    expect(store.closedWith).toBe(false)
+  })
+})

@@ -3,27 +3,26 @@ import { type Logger, silentLogger } from '../logger.js'
 import type { AbortOptions, LogStore, SegmentInfo, SegmentRewriter, StoredBatch, StoreOpenResult } from '../types.js'
 import { connect, type TributaryDb } from './connection.js'
 import type { IdbConnectionClosedError } from './errors.js'
-import { forEachExtent, lastAtOrBefore, lastBefore, summarize } from './extents.js'
 import { lockPartition, type PartitionLock } from './partition-lock.js'
+import { firstBatchAtOrAfter, readChunk } from './reads.js'
 import { loadPartition } from './recovery.js'
 import { IdbSegmentRewriter, type RewriteStores, type RewriteTarget } from './rewriter.js'
 import {
   BATCHES,
-  type BatchRow,
   DEFAULT_DB_NAME,
   EXTENTS,
   META,
   META_CLEAN_SHUTDOWN,
-  META_SYNCED_AT,
+  META_FLUSH,
   metaRange,
   offsetRange,
-  offsetRangeInclusive,
   partitionRange,
   SEGMENTS,
   toRows,
   toSegmentRow,
 } from './schema.js'
 import { inTransaction, type Store, type Tx, type TxOptions } from './transaction.js'
+import { truncateSegment } from './truncation.js'
 
 export interface IdbStoreOptions {
   /** Key of this partition's rows; many partitions share one database. */
@@ -35,15 +34,12 @@ export interface IdbStoreOptions {
    * Durability of appends. `relaxed` (default) commits once Chromium has the data: it survives
    * a tab or browser crash, and `flush()` (a strict commit) makes it survive power loss.
    * `strict` syncs every append, for logs that must not lose an acknowledged write even to an
-   * OS crash between flushes, at a large cost in throughput.
+   * OS crash between flushes, at the cost of a sync per append.
    */
   appendDurability?: 'relaxed' | 'strict'
   /** How long `open` waits for other tabs holding an older database version. Default 10 s. */
   blockedTimeoutMs?: number
 }
-
-/** Planning reads fetches this many extents per request; most reads need one request. */
-const READ_PLAN_CHUNK = 256
 
 /**
  * A partition log's segments in IndexedDB (layout in `schema.ts`). Every call that changes data
@@ -55,7 +51,7 @@ const READ_PLAN_CHUNK = 256
  * marker are strict. Commits apply in order, so a strict commit also covers the relaxed ones
  * before it — which is what `flush` relies on.
  */
-export class IdbStore implements LogStore, RewriteTarget {
+export class IdbStore implements LogStore {
   readonly kind = 'idb' as const
   readonly dbName: string
   readonly partitionKey: string
@@ -116,7 +112,7 @@ export class IdbStore implements LogStore, RewriteTarget {
       return { segments: this.segments.map((s) => ({ ...s })), meta: loaded.meta, cleanShutdown: loaded.cleanShutdown }
     } catch (err) {
       db?.close()
-      lock.release()
+      await lock.release()
       throw err
     }
   }
@@ -184,92 +180,41 @@ export class IdbStore implements LogStore, RewriteTarget {
 
   async read(segmentBase: number, offset: number, maxBytes: number, options: AbortOptions = {}): Promise<Uint8Array> {
     const { end } = this.segment(segmentBase)
-    const pk = this.partitionKey
-    return this.run(
-      [BATCHES, EXTENTS],
-      'readonly',
-      { ...options, what: `${this.label}: read at ${offset}` },
-      async (tx) => {
-        const extents = tx.objectStore(EXTENTS)
-        let from = segmentBase
-        if (offset > segmentBase) {
-          const holding = await lastAtOrBefore(extents, pk, segmentBase, offset)
-          // The batch holding `offset`, or else the first one after it.
-          if (holding !== undefined) from = holding.l >= offset ? holding.b : holding.b + 1
-        }
-        let count = 0
-        let lastBase = from
-        let total = 0
-        await forEachExtent(
-          extents,
-          pk,
-          from,
-          end,
-          (extent) => {
-            if (count > 0 && total + extent.n > maxBytes) return false
-            count++
-            total += extent.n
-            lastBase = extent.b
-            return true
-          },
-          READ_PLAN_CHUNK,
-        )
-        if (count === 0) return new Uint8Array(0)
-        return concatRows(await tx.objectStore(BATCHES).getAll(offsetRangeInclusive(pk, from, lastBase), count))
-      },
+    const request = { partitionKey: this.partitionKey, segmentBase, segmentEnd: end, offset, maxBytes }
+    const what = `${this.label}: read at ${offset}`
+    return this.run([BATCHES, EXTENTS], 'readonly', { ...options, what }, (tx) =>
+      readChunk({ batches: tx.objectStore(BATCHES), extents: tx.objectStore(EXTENTS) }, request),
     )
   }
 
   async timeLookup(segmentBase: number, timestamp: number, options: AbortOptions = {}): Promise<number> {
     const { info, end } = this.segment(segmentBase)
     const what = `${this.label}: time lookup in segment ${segmentBase}`
-    return this.run([EXTENTS], 'readonly', { ...options, what }, async (tx) => {
-      // Past the end when no batch qualifies: the engine's forward scan then stops at once.
-      let found = info.nextOffset
-      await forEachExtent(tx.objectStore(EXTENTS), this.partitionKey, segmentBase, end, (extent) => {
-        if (extent.t < timestamp) return true
-        found = extent.b
-        return false
-      })
-      return found
-    })
+    // Past the end when no batch qualifies: the engine's forward scan then stops at once.
+    return this.run([EXTENTS], 'readonly', { ...options, what }, (tx) =>
+      firstBatchAtOrAfter(
+        tx.objectStore(EXTENTS),
+        this.partitionKey,
+        { segmentBase, segmentEnd: end },
+        timestamp,
+        info.nextOffset,
+      ),
+    )
   }
 
   async truncate(segmentBase: number, offset: number, options: AbortOptions = {}): Promise<SegmentInfo> {
     const { info, end } = this.segment(segmentBase)
-    const pk = this.partitionKey
     // Strict: a truncation lost to a crash would bring back a diverged tail after the replication layer moved on.
     const txOptions: TxOptions = { ...options, what: `${this.label}: truncate at ${offset}`, durability: 'strict' }
-    const next = await this.run([BATCHES, EXTENTS, SEGMENTS], 'readwrite', txOptions, async (tx) => {
-      const extents = tx.objectStore(EXTENTS)
-      const holding = offset > segmentBase ? await lastAtOrBefore(extents, pk, segmentBase, offset) : undefined
-      const cut = holding !== undefined && holding.l >= offset ? holding.b : Math.max(offset, segmentBase)
-      const removed = await summarize(extents, pk, cut, end)
-      const kept = await lastBefore(extents, pk, segmentBase, cut)
-      let sizeBytes = info.sizeBytes - removed.sizeBytes
-      let maxTimestamp = info.maxTimestamp
-      if (removed.count > 0 && removed.maxTimestamp >= info.maxTimestamp) {
-        // The maximum may have gone with the cut batches: recompute it from what stays.
-        const remaining = await summarize(extents, pk, segmentBase, cut)
-        sizeBytes = remaining.sizeBytes
-        maxTimestamp = remaining.maxTimestamp
-      }
-      const truncated: SegmentInfo = {
-        ...info,
-        nextOffset: kept === undefined ? segmentBase : kept.l + 1,
-        sizeBytes,
-        maxTimestamp,
-      }
-      // Later segments' rows go too: the segment truncated becomes the active one.
-      const tail = offsetRange(pk, cut, Infinity)
-      await Promise.all([
-        tx.objectStore(BATCHES).delete(tail),
-        extents.delete(tail),
-        tx.objectStore(SEGMENTS).delete(IDBKeyRange.bound([pk, segmentBase], [pk, Infinity], true, false)),
-        tx.objectStore(SEGMENTS).put(toSegmentRow(pk, truncated)),
-      ])
-      return truncated
-    })
+    const next = await this.run([BATCHES, EXTENTS, SEGMENTS], 'readwrite', txOptions, (tx) =>
+      truncateSegment(
+        { batches: tx.objectStore(BATCHES), extents: tx.objectStore(EXTENTS), segments: tx.objectStore(SEGMENTS) },
+        this.partitionKey,
+        info,
+        end,
+        offset,
+      ),
+    )
     this.unsynced = false
     this.segments = [...this.segments.filter((s) => s.baseOffset < segmentBase), next]
     return { ...next }
@@ -299,7 +244,14 @@ export class IdbStore implements LogStore, RewriteTarget {
 
   async rewriteSegment(segmentBase: number, options: AbortOptions = {}): Promise<SegmentRewriter> {
     this.segment(segmentBase)
-    return new IdbSegmentRewriter(this, segmentBase, options)
+    const target: RewriteTarget = {
+      partitionKey: this.partitionKey,
+      label: this.label,
+      transact: (what, writingBytes, txOptions, body) => this.transact(what, writingBytes, txOptions, body),
+      segment: (base) => this.segment(base),
+      updated: (info) => this.updated(info),
+    }
+    return new IdbSegmentRewriter(target, segmentBase, options)
   }
 
   async writeMeta(entries: Record<string, string>, options: AbortOptions & { durable?: boolean } = {}): Promise<void> {
@@ -315,13 +267,14 @@ export class IdbStore implements LogStore, RewriteTarget {
   async flush(options: AbortOptions = {}): Promise<void> {
     this.connection()
     if (!this.unsynced) return
-    // A strict commit needs something to write; commits apply in order, so this one covers all before it.
+    // A strict commit whose only change is a delete: commits apply in order, so it covers every
+    // relaxed one before it, and a delete asks Chromium for no quota, so flush works when full.
     await this.run(
       [META],
       'readwrite',
       { ...options, what: `${this.label}: flush`, durability: 'strict' },
       async (tx) => {
-        await tx.objectStore(META).put({ p: this.partitionKey, k: META_SYNCED_AT, v: String(Date.now()) })
+        await tx.objectStore(META).delete([this.partitionKey, META_FLUSH])
       },
     )
     this.unsynced = false
@@ -330,7 +283,7 @@ export class IdbStore implements LogStore, RewriteTarget {
   async close(clean: boolean): Promise<void> {
     const db = this.db
     if (db === undefined) {
-      this.releaseLock()
+      await this.releaseLock()
       return
     }
     try {
@@ -339,11 +292,14 @@ export class IdbStore implements LogStore, RewriteTarget {
           await tx.objectStore(META).put({ p: this.partitionKey, k: META_CLEAN_SHUTDOWN, v: '1' })
         })
       }
+    } catch (err) {
+      // Without the marker the next open just reads as unclean (a cheap check here): still close.
+      this.logger.warn({ partitionKey: this.partitionKey, err }, 'could not record a clean shutdown')
     } finally {
       db.close()
       this.db = undefined
       this.segments = []
-      this.releaseLock()
+      await this.releaseLock()
     }
   }
 
@@ -374,12 +330,12 @@ export class IdbStore implements LogStore, RewriteTarget {
       this.db?.close()
       this.db = undefined
       this.segments = []
-      this.releaseLock()
+      await this.releaseLock()
     }
   }
 
-  /** @internal RewriteTarget: one readwrite transaction over the stores a rewrite step touches. */
-  transact<T>(
+  /** One readwrite transaction over the stores a rewrite step touches. */
+  private transact<T>(
     what: string,
     writingBytes: number,
     options: AbortOptions,
@@ -396,16 +352,16 @@ export class IdbStore implements LogStore, RewriteTarget {
     })
   }
 
-  /** @internal RewriteTarget: a segment's info and where the next segment starts (Infinity for the active one). */
-  segment(baseOffset: number): { info: SegmentInfo; end: number } {
+  /** A segment's info and where the next segment starts (Infinity for the active one). */
+  private segment(baseOffset: number): { info: SegmentInfo; end: number } {
     this.connection()
     const index = this.segments.findIndex((s) => s.baseOffset === baseOffset)
     if (index < 0) throw new KafkaStorageError(`${this.label}: no segment at offset ${baseOffset}`)
     return { info: this.segments[index]!, end: this.segments[index + 1]?.baseOffset ?? Infinity }
   }
 
-  /** @internal RewriteTarget: records a committed segment info. */
-  updated(info: SegmentInfo): void {
+  /** Records a committed segment info. */
+  private updated(info: SegmentInfo): void {
     const index = this.segments.findIndex((s) => s.baseOffset === info.baseOffset)
     if (index >= 0) this.segments[index] = info
   }
@@ -449,29 +405,17 @@ export class IdbStore implements LogStore, RewriteTarget {
     return lock
   }
 
-  private releaseLock(): void {
-    this.lock?.release()
+  private async releaseLock(): Promise<void> {
+    const lock = this.lock
     this.lock = undefined
+    await lock?.release()
   }
 
   private onLost(err: IdbConnectionClosedError): void {
     this.lost = err
     this.db = undefined
-    this.releaseLock()
+    // Let a reopen take the partition: this store cannot write any more.
+    void this.releaseLock()
     this.logger.warn({ partitionKey: this.partitionKey, err }, 'IndexedDB connection closed under an open log')
   }
-}
-
-/** Stored batches back to back, as one chunk; a single batch is returned without copying. */
-function concatRows(rows: readonly BatchRow[]): Uint8Array {
-  if (rows.length === 1) return new Uint8Array(rows[0]!.bytes)
-  let total = 0
-  for (const row of rows) total += row.bytes.byteLength
-  const out = new Uint8Array(total)
-  let pos = 0
-  for (const row of rows) {
-    out.set(new Uint8Array(row.bytes), pos)
-    pos += row.bytes.byteLength
-  }
-  return out
 }

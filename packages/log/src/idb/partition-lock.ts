@@ -6,7 +6,8 @@
  * finds a stale lock.
  */
 export interface PartitionLock {
-  release(): void
+  /** Resolves once the browser has released the lock, so a reopen right after can take it. */
+  release(): Promise<void>
 }
 
 type LocksApi = Pick<LockManager, 'request'>
@@ -18,22 +19,29 @@ type LocksApi = Pick<LockManager, 'request'>
  */
 export function lockPartition(dbName: string, partitionKey: string): Promise<PartitionLock | undefined> {
   const locks = (globalThis as { navigator?: { locks?: LocksApi } }).navigator?.locks
-  if (locks === undefined) return Promise.resolve({ release: () => {} })
+  if (locks === undefined) return Promise.resolve({ release: () => Promise.resolve() })
   const name = `tributary-idb:${dbName}:${partitionKey}`
   return new Promise((resolve, reject) => {
-    let release = (): void => {}
+    let letGo = (): void => {}
     const held = new Promise<void>((done) => {
-      release = done
+      letGo = done
     })
-    locks
-      .request(name, { ifAvailable: true }, async (lock) => {
-        if (lock === null) {
-          resolve(undefined)
-          return
-        }
-        resolve({ release })
-        await held
+    const request = locks.request(name, { ifAvailable: true }, async (lock) => {
+      if (lock === null) {
+        resolve(undefined)
+        return
+      }
+      resolve({
+        release: () => {
+          letGo()
+          return request.then(
+            () => {},
+            () => {},
+          )
+        },
       })
-      .catch(reject)
+      await held
+    })
+    request.catch(reject)
   })
 }
