@@ -1,0 +1,239 @@
+/**
+ * The client half of Tributary's request/response layer. One RpcClient talks to one peer on one
+ * protocol over one long-lived stream, opened lazily and re-opened after it ends; requests are
+ * pipelined with correlation ids and each has its own timeout.
+ *
+ * ```ts
+ * const client = new RpcClient(node, leaderPeerId, PROTOCOLS.produce, { requestTimeoutMs: 5000 })
+ * const response = await client.request(encodeProduceRequest(...), { signal })
+ * await client.close()
+ * ```
+ *
+ * Errors: a handler's TributaryError comes back as the same class (via `errorFromCode`);
+ * RequestTimedOutError on timeout; the signal's reason on abort; RpcStreamClosedError (retriable)
+ * when the stream ends under a request; PeerUnreachableError (retriable) when the stream cannot be opened.
+ */
+import type { Libp2p, PeerId } from '@libp2p/interface'
+import type { Multiaddr } from '@multiformats/multiaddr'
+import { RequestTimedOutError } from '@tributary/wire'
+import {
+  DEFAULT_CLIENT_MAX_IN_FLIGHT,
+  DEFAULT_CLIENT_MAX_QUEUED,
+  DEFAULT_DIAL_TIMEOUT_MS,
+  DEFAULT_DRAIN_TIMEOUT_MS,
+  DEFAULT_MAX_REQUEST_BYTES,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+} from '../constants.js'
+import { componentLogger, type Logger, silentLogger } from '../logger.js'
+import { abortReason, raceSignal } from './abort.js'
+import { ClientStream } from './client-stream.js'
+import { FrameTooLargeError, PeerUnreachableError, RpcClientClosedError, RpcQueueFullError } from './errors.js'
+
+export interface RpcClientOptions {
+  /** Largest response payload accepted; a bigger one fails its request and resets the stream. */
+  maxResponseBytes?: number
+  /** Largest request payload sent; a bigger one is refused locally (match the server's maxRequestBytes). */
+  maxRequestBytes?: number
+  /** Requests outstanding on the stream at once. */
+  maxInFlight?: number
+  /** Requests waiting for an in-flight slot; beyond this `request()` fails fast with RpcQueueFullError. */
+  maxQueued?: number
+  /** Default per-request timeout, covering the wait for a slot, opening the stream and the answer. */
+  requestTimeoutMs?: number
+  /** Opening the stream (dial if needed + protocol negotiation). */
+  dialTimeoutMs?: number
+  /** A peer that leaves our stream full this long gets it reset. */
+  drainTimeoutMs?: number
+  /** Allow opening the stream over a limited (relayed) connection. */
+  runOnLimitedConnection?: boolean
+  logger?: Logger
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal
+  /** Overrides the client's requestTimeoutMs for this request. */
+  timeoutMs?: number
+}
+
+/** What a client needs from a libp2p node. */
+export type RpcDialer = Pick<Libp2p, 'dialProtocol'>
+
+interface Waiter {
+  resolve: () => void
+  reject: (err: Error) => void
+}
+
+export class RpcClient {
+  readonly #node: RpcDialer
+  readonly #peer: PeerId | Multiaddr
+  readonly #protocol: string
+  readonly #maxResponseBytes: number
+  readonly #maxRequestBytes: number
+  readonly #maxInFlight: number
+  readonly #maxQueued: number
+  readonly #requestTimeoutMs: number
+  readonly #dialTimeoutMs: number
+  readonly #drainTimeoutMs: number
+  readonly #runOnLimitedConnection: boolean
+  readonly #logger: Logger
+  /** Aborted by close(): cancels a dial in progress. */
+  readonly #lifetime = new AbortController()
+  #session: ClientStream | undefined
+  #opening: Promise<ClientStream> | undefined
+  #inFlight = 0
+  readonly #waiters: Waiter[] = []
+  #closed = false
+
+  constructor(node: RpcDialer, peer: PeerId | Multiaddr, protocol: string, options: RpcClientOptions = {}) {
+    this.#node = node
+    this.#peer = peer
+    this.#protocol = protocol
+    this.#maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES
+    this.#maxRequestBytes = options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES
+    this.#maxInFlight = options.maxInFlight ?? DEFAULT_CLIENT_MAX_IN_FLIGHT
+    this.#maxQueued = options.maxQueued ?? DEFAULT_CLIENT_MAX_QUEUED
+    this.#requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS
+    this.#dialTimeoutMs = options.dialTimeoutMs ?? DEFAULT_DIAL_TIMEOUT_MS
+    this.#drainTimeoutMs = options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS
+    this.#runOnLimitedConnection = options.runOnLimitedConnection ?? false
+    this.#logger = componentLogger(options.logger ?? silentLogger, 'rpc-client')
+    if (!(this.#maxInFlight > 0) || !(this.#maxQueued >= 0)) {
+      throw new RangeError('maxInFlight must be positive and maxQueued non-negative')
+    }
+  }
+
+  /** Requests sent and not yet answered (not counting those waiting for a slot). */
+  get inFlight(): number {
+    return this.#inFlight
+  }
+
+  async request(payload: Uint8Array, options: RequestOptions = {}): Promise<Uint8Array> {
+    if (this.#closed) throw new RpcClientClosedError()
+    if (payload.byteLength > this.#maxRequestBytes) {
+      throw new FrameTooLargeError(payload.byteLength, this.#maxRequestBytes)
+    }
+    options.signal?.throwIfAborted()
+
+    const timeoutMs = options.timeoutMs ?? this.#requestTimeoutMs
+    const controller = new AbortController()
+    const timer = setTimeout(() => {
+      controller.abort(
+        new RequestTimedOutError(
+          `${this.#protocol} request to ${this.#peer.toString()} timed out after ${timeoutMs} ms`,
+        ),
+      )
+    }, timeoutMs)
+    // Linked by hand rather than AbortSignal.any, so a long-lived caller signal keeps no reference to us.
+    const onCallerAbort = (): void => controller.abort(abortReason(options.signal!))
+    options.signal?.addEventListener('abort', onCallerAbort, { once: true })
+    const { signal } = controller
+    try {
+      await this.#acquire(signal)
+      try {
+        const session = await raceSignal(this.#openSession(), signal)
+        return await session.request(payload, signal)
+      } finally {
+        this.#release()
+      }
+    } finally {
+      clearTimeout(timer)
+      options.signal?.removeEventListener('abort', onCallerAbort)
+    }
+  }
+
+  /** Fails queued and outstanding requests with RpcClientClosedError and closes the stream. Idempotent. */
+  async close(): Promise<void> {
+    if (this.#closed) return
+    this.#closed = true
+    const reason = new RpcClientClosedError()
+    this.#lifetime.abort(reason)
+    for (const waiter of this.#waiters.splice(0)) waiter.reject(reason)
+    this.#session?.close(reason)
+    this.#session = undefined
+  }
+
+  async #acquire(signal: AbortSignal): Promise<void> {
+    if (this.#inFlight < this.#maxInFlight && this.#waiters.length === 0) {
+      this.#inFlight++
+      return
+    }
+    if (this.#waiters.length >= this.#maxQueued) {
+      throw new RpcQueueFullError(
+        `${this.#waiters.length} ${this.#protocol} requests to ${this.#peer.toString()} are already waiting; retry later`,
+      )
+    }
+    await new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = {
+        resolve: () => {
+          signal.removeEventListener('abort', onAbort)
+          resolve()
+        },
+        reject: (err) => {
+          signal.removeEventListener('abort', onAbort)
+          reject(err)
+        },
+      }
+      const onAbort = (): void => {
+        const index = this.#waiters.indexOf(waiter)
+        if (index !== -1) this.#waiters.splice(index, 1)
+        reject(abortReason(signal))
+      }
+      signal.addEventListener('abort', onAbort, { once: true })
+      this.#waiters.push(waiter)
+    })
+  }
+
+  #release(): void {
+    const next = this.#waiters.shift()
+    // The slot passes straight to the next waiter, so the count never dips and lets a newcomer jump the queue.
+    if (next !== undefined) next.resolve()
+    else this.#inFlight--
+  }
+
+  #openSession(): Promise<ClientStream> {
+    if (this.#closed) return Promise.reject(new RpcClientClosedError())
+    if (this.#session !== undefined && !this.#session.closed) return Promise.resolve(this.#session)
+    this.#opening ??= this.#dial().finally(() => {
+      this.#opening = undefined
+    })
+    return this.#opening
+  }
+
+  async #dial(): Promise<ClientStream> {
+    const peer = this.#peer.toString()
+    const signal = AbortSignal.any([this.#lifetime.signal, AbortSignal.timeout(this.#dialTimeoutMs)])
+    let stream: Awaited<ReturnType<RpcDialer['dialProtocol']>>
+    try {
+      stream = await this.#node.dialProtocol(this.#peer, this.#protocol, {
+        signal,
+        runOnLimitedConnection: this.#runOnLimitedConnection,
+      })
+    } catch (err) {
+      if (this.#closed) throw new RpcClientClosedError()
+      this.#logger.debug({ peer, protocol: this.#protocol, err: (err as Error).message }, 'rpc stream open failed')
+      throw new PeerUnreachableError(`could not open ${this.#protocol} to ${peer}: ${(err as Error).message}`, {
+        cause: err,
+      })
+    }
+    if (this.#closed) {
+      stream.abort(new RpcClientClosedError())
+      throw new RpcClientClosedError()
+    }
+    const session = new ClientStream(
+      stream,
+      {
+        protocol: this.#protocol,
+        peer,
+        maxResponseBytes: this.#maxResponseBytes,
+        drainTimeoutMs: this.#drainTimeoutMs,
+        logger: this.#logger,
+      },
+      (ended) => {
+        if (this.#session === ended) this.#session = undefined
+      },
+    )
+    this.#session = session
+    return session
+  }
+}

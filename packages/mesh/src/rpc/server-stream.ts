@@ -1,0 +1,231 @@
+/**
+ * One inbound RPC stream on the server side. A client pipelines requests on a long-lived stream;
+ * up to `maxInFlight` run at once and each is answered as it completes (out of order).
+ *
+ * Memory per stream stays bounded. The decoder holds at most one incomplete frame (≤ maxRequestBytes
+ * + header), and a header declaring more is refused before any of its payload is read. At the
+ * in-flight limit the stream is paused, so yamux stops granting the peer window: what it was already
+ * granted (≤ 16 MiB) waits in libp2p's read buffer, and complete frames that arrived before the pause
+ * wait in `#queue` (≤ one window, since yamux hands over everything buffered when reading resumes —
+ * it credits the window on receipt, not on consumption).
+ *
+ * Anything that breaks the grammar resets the stream (abort) and is logged; the server keeps going.
+ */
+import type { Stream } from '@libp2p/interface'
+import { RequestTimedOutError } from '@tributary/wire'
+import { YAMUX_MAX_STREAM_WINDOW } from '../constants.js'
+import type { Logger } from '../logger.js'
+import { raceSignal } from './abort.js'
+import { encodeErrorPayload, isWireError, unknownServerError } from './error-payload.js'
+import { InvalidFrameError, RpcStreamClosedError } from './errors.js'
+import { encodeFrame, FRAME_HEADER_BYTES, type Frame, FrameDecoder, FrameKind, frameKindName } from './frame.js'
+import type { RpcHandler, RpcServerStats } from './rpc-server.js'
+import { StreamWriter } from './stream-writer.js'
+
+export interface ServerStreamConfig {
+  protocol: string
+  peerId: string
+  handler: RpcHandler
+  maxRequestBytes: number
+  maxInFlight: number
+  handlerTimeoutMs: number
+  drainTimeoutMs: number
+  logger: Logger
+  stats: RpcServerStats
+}
+
+export class ServerStream {
+  readonly #stream: Stream
+  readonly #config: ServerStreamConfig
+  readonly #decoder: FrameDecoder
+  readonly #writer: StreamWriter
+  /** Complete request frames waiting for an in-flight slot. */
+  readonly #queue: Frame[] = []
+  #queuedBytes = 0
+  /** Running requests by correlation id; aborting one cancels its handler. */
+  readonly #running = new Map<number, AbortController>()
+  #remoteEnded = false
+  #closed = false
+  /** True while inside `stream.resume()`, which delivers buffered data synchronously. */
+  #resuming = false
+  readonly #onDone: (session: ServerStream) => void
+
+  constructor(stream: Stream, config: ServerStreamConfig, onDone: (session: ServerStream) => void) {
+    this.#stream = stream
+    this.#config = config
+    this.#onDone = onDone
+    this.#decoder = new FrameDecoder({ maxPayloadBytes: config.maxRequestBytes })
+    this.#writer = new StreamWriter(stream, config.drainTimeoutMs)
+    // While paused, the peer may still send what its window allows (up to yamux's 16 MiB), after the
+    // partial frame we already hold; the default 4 MiB would reset well-behaved pipelining clients.
+    stream.maxReadBufferLength = Math.max(
+      stream.maxReadBufferLength,
+      YAMUX_MAX_STREAM_WINDOW + config.maxRequestBytes + FRAME_HEADER_BYTES,
+    )
+    stream.addEventListener('message', (evt) => this.#onData(evt.data))
+    stream.addEventListener('end', () => this.#onEnd())
+    stream.addEventListener('close', (evt) => {
+      if (evt.error !== undefined && !this.#closed) {
+        // A peer resetting its own stream is routine (its client closed); libp2p resetting ours is not.
+        const { logger, peerId, protocol } = this.#config
+        const log = evt.local === true ? logger.warn : logger.debug
+        log.call(logger, { peer: peerId, protocol, err: evt.error.message, local: evt.local }, 'rpc stream reset')
+      }
+      this.#onClose()
+    })
+    if (stream.status !== 'open') this.#onClose()
+  }
+
+  /** Resets the stream (server unregistering); running handlers see their signal abort. */
+  abort(reason: Error): void {
+    // Closed first: abort() dispatches 'end' synchronously, which must not look like a torn frame.
+    this.#onClose()
+    this.#stream.abort(reason)
+  }
+
+  #onData(chunk: Uint8Array | Iterable<Uint8Array>): void {
+    if (this.#closed) return
+    this.#decoder.push(chunk)
+    try {
+      // Bounded by the bytes just received: every iteration consumes one whole frame.
+      for (let frame = this.#decoder.next(); frame !== undefined; frame = this.#decoder.next()) {
+        if (frame.kind !== FrameKind.Request) {
+          throw new InvalidFrameError(`unexpected ${frameKindName(frame.kind)} frame on a server stream`)
+        }
+        this.#queue.push(frame)
+        this.#queuedBytes += frame.payload.byteLength
+      }
+    } catch (err) {
+      this.#violation(err as Error)
+      return
+    }
+    const { stats } = this.#config
+    stats.peakBufferedBytes = Math.max(stats.peakBufferedBytes, this.#decoder.bufferedBytes)
+    stats.peakQueuedBytes = Math.max(stats.peakQueuedBytes, this.#queuedBytes)
+    this.#dispatchQueued()
+  }
+
+  #dispatchQueued(): void {
+    while (!this.#closed && this.#running.size < this.#config.maxInFlight) {
+      const frame = this.#queue.shift()
+      if (frame === undefined) break
+      this.#queuedBytes -= frame.payload.byteLength
+      if (this.#running.has(frame.correlationId)) {
+        this.#violation(new InvalidFrameError(`correlation id ${frame.correlationId} is already in flight`))
+        return
+      }
+      void this.#run(frame)
+    }
+    if (this.#closed) return
+    if (this.#running.size >= this.#config.maxInFlight || this.#queue.length > 0) this.#pauseReading()
+    else this.#resumeReading()
+    this.#maybeFinish()
+  }
+
+  #pauseReading(): void {
+    // Pausing inside resume() would be undone by it: AbstractMessageStream.resume() dispatches the
+    // buffered data (reaching us here) and only then calls sendResume(), which re-opens the yamux window.
+    if (this.#resuming || this.#stream.readStatus !== 'readable') return
+    this.#stream.pause()
+  }
+
+  #resumeReading(): void {
+    if (this.#stream.readStatus !== 'paused') return
+    this.#resuming = true
+    try {
+      this.#stream.resume()
+    } finally {
+      this.#resuming = false
+    }
+    if (!this.#closed && (this.#running.size >= this.#config.maxInFlight || this.#queue.length > 0)) {
+      this.#pauseReading()
+    }
+  }
+
+  async #run(frame: Frame): Promise<void> {
+    const { correlationId } = frame
+    const { stats, handlerTimeoutMs, protocol, peerId, logger } = this.#config
+    const controller = new AbortController()
+    this.#running.set(correlationId, controller)
+    stats.requests++
+    stats.peakInFlight = Math.max(stats.peakInFlight, this.#running.size)
+    const timer = setTimeout(() => {
+      controller.abort(new RequestTimedOutError(`${protocol} handler did not finish within ${handlerTimeoutMs} ms`))
+    }, handlerTimeoutMs)
+
+    let reply: Uint8Array
+    try {
+      const response = await raceSignal(this.#invoke(frame.payload, controller.signal), controller.signal)
+      reply = encodeFrame(correlationId, FrameKind.Response, response)
+    } catch (err) {
+      stats.errors++
+      if (isWireError(err)) {
+        logger.debug({ peer: peerId, protocol, code: err.code, err: err.message }, 'rpc handler answered an error')
+        reply = encodeFrame(correlationId, FrameKind.Error, encodeErrorPayload(err))
+      } else {
+        logger.warn({ peer: peerId, protocol, err: String(err) }, 'rpc handler failed')
+        reply = encodeFrame(correlationId, FrameKind.Error, encodeErrorPayload(unknownServerError(protocol)))
+      }
+    } finally {
+      clearTimeout(timer)
+    }
+
+    try {
+      if (!this.#closed) await this.#writer.write(reply)
+    } catch (err) {
+      if (!this.#closed) {
+        logger.warn(
+          { peer: peerId, protocol, err: (err as Error).message },
+          'rpc response could not be sent; resetting stream',
+        )
+        this.abort(err as Error)
+      }
+    } finally {
+      // The slot is held until the response is handed to the stream, so a peer that does not read its
+      // responses cannot make them pile up: at most maxInFlight replies are ever waiting to be written.
+      this.#running.delete(correlationId)
+      if (!this.#closed) this.#dispatchQueued()
+    }
+  }
+
+  async #invoke(payload: Uint8Array, signal: AbortSignal): Promise<Uint8Array> {
+    return this.#config.handler(payload, { peerId: this.#config.peerId, protocol: this.#config.protocol, signal })
+  }
+
+  #onEnd(): void {
+    if (this.#closed) return
+    this.#remoteEnded = true
+    if (this.#decoder.hasPartialFrame) {
+      this.#violation(
+        new InvalidFrameError(`stream ended inside a frame (${this.#decoder.bufferedBytes} bytes of it received)`),
+      )
+      return
+    }
+    this.#maybeFinish()
+  }
+
+  /** The peer closed its end and every request is answered: close ours. */
+  #maybeFinish(): void {
+    if (!this.#remoteEnded || this.#closed || this.#running.size > 0 || this.#queue.length > 0) return
+    this.#stream
+      .close({ signal: AbortSignal.timeout(this.#config.drainTimeoutMs) })
+      .catch((err: unknown) => this.#stream.abort(err as Error))
+  }
+
+  #violation(err: Error): void {
+    const { logger, stats, peerId, protocol } = this.#config
+    stats.streamsReset++
+    logger.warn({ peer: peerId, protocol, err: err.message }, 'resetting rpc stream: peer broke the protocol')
+    this.abort(err)
+  }
+
+  #onClose(): void {
+    if (this.#closed) return
+    this.#closed = true
+    this.#queue.length = 0
+    this.#queuedBytes = 0
+    const reason = new RpcStreamClosedError('rpc stream closed')
+    for (const controller of this.#running.values()) controller.abort(reason)
+    this.#onDone(this)
+  }
+}
