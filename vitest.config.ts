@@ -18,6 +18,8 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
+          // Node 20 lacks Promise.withResolvers and a global WebSocket, which libp2p 3 uses.
+          setupFiles: ['packages/mesh/src/polyfills.ts'],
           include: ['packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts', 'test/**/*.test.ts'],
           exclude: ['**/*.browser.test.ts', '**/node_modules/**'],
           testTimeout: 30_000,

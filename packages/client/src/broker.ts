@@ -1,0 +1,264 @@
+/*
+ * Broker: one peer, every client protocol (KafkaJS's `broker/index.js` role). Each protocol
+ * runs on its own long-lived, pipelined RPC stream, so a long-polling fetch never delays a
+ * produce. Messages are protobuf (packages/wire/src/pb/protocol.proto); record batches travel
+ * as their Kafka RecordBatch v2 bytes. Partition-level errors become the typed error of their
+ * wire code, carrying the leader hint when the asked peer does not lead.
+ *
+ *   produce   ProduceRequest  → ProduceResponse
+ *   fetch     FetchRequest    → FetchResponse      (long poll: maxWaitMs, minBytes, maxBytes)
+ *   offsets   ListOffsetsRequest → ListOffsetsResponse (-2 earliest, -1 latest, else a time)
+ *   metadata  MetadataRequest → MetadataResponse
+ *   admin     AdminRequest (create / delete / alter configs) → AdminResponse
+ */
+
+import type { PeerId } from '@libp2p/interface'
+import type { Multiaddr } from '@multiformats/multiaddr'
+import { PROTOCOLS } from '@tributary/mesh/constants'
+import { RpcClient, type RpcDialer } from '@tributary/mesh/rpc'
+import { errorFromCode, type TributaryError } from '@tributary/wire'
+import {
+  AdminRequest,
+  AdminResponse,
+  FetchRequest,
+  FetchResponse,
+  ListOffsetsRequest,
+  ListOffsetsResponse,
+  MetadataRequest,
+  MetadataResponse,
+  ProduceRequest,
+  ProduceResponse,
+} from '@tributary/wire/pb/protocol'
+
+export interface BrokerOptions {
+  requestTimeoutMs?: number
+  /** Largest response accepted (fetch responses carry up to maxBytes of batches). */
+  maxResponseBytes?: number
+}
+
+export type Acks = 0 | 1 | -1
+
+export interface ProduceResult {
+  baseOffset: number
+  logAppendTime: number
+  logStartOffset: number
+}
+
+export interface FetchPartitionResult {
+  topic: string
+  partition: number
+  error: (TributaryError & { leaderHint?: string }) | undefined
+  highWatermark: number
+  logStartOffset: number
+  logEndOffset: number
+  /** Whole record batches, concatenated, as stored. */
+  records: Uint8Array
+}
+
+export interface PartitionMetadata {
+  partition: number
+  leader: string
+  leaderEpoch: number
+  replicas: string[]
+  inSync: string[]
+  observers: string[]
+}
+
+export interface TopicMetadata {
+  name: string
+  topicId: string
+  error: TributaryError | undefined
+  replicationFactor: number
+  configs: Record<string, string>
+  partitions: PartitionMetadata[]
+}
+
+export interface ClusterMetadata {
+  peerId: string
+  peers: Array<{
+    peerId: string
+    addresses: string[]
+    voter: boolean
+    storage: string
+    status: string
+    version: string
+  }>
+  topics: TopicMetadata[]
+}
+
+export interface TopicResult {
+  name: string
+  topicId: string
+  error: TributaryError | undefined
+}
+
+const toNumber = (n: bigint): number => Number(n)
+
+function partitionError(
+  code: number,
+  message: string,
+  leaderHint = '',
+): (TributaryError & { leaderHint?: string }) | undefined {
+  if (code === 0) return undefined
+  const err = errorFromCode(code, message) as TributaryError & { leaderHint?: string }
+  if (leaderHint !== '') err.leaderHint = leaderHint
+  return err
+}
+
+export class Broker {
+  private readonly clients = new Map<string, RpcClient>()
+
+  constructor(
+    private readonly node: RpcDialer,
+    readonly peer: PeerId | Multiaddr,
+    private readonly options: BrokerOptions = {},
+  ) {}
+
+  private client(protocol: string, maxResponseBytes = 1024 * 1024): RpcClient {
+    let client = this.clients.get(protocol)
+    if (client === undefined) {
+      client = new RpcClient(this.node, this.peer, protocol, {
+        maxResponseBytes: Math.max(maxResponseBytes, this.options.maxResponseBytes ?? 0),
+        requestTimeoutMs: this.options.requestTimeoutMs ?? 30_000,
+      })
+      this.clients.set(protocol, client)
+    }
+    return client
+  }
+
+  async produce(
+    request: { topic: string; partition: number; acks: Acks; timeoutMs?: number; records: Uint8Array },
+    options: { signal?: AbortSignal } = {},
+  ): Promise<ProduceResult> {
+    const bytes = ProduceRequest.encode({
+      ...request,
+      records: request.records as Uint8Array<ArrayBuffer>,
+      timeoutMs: request.timeoutMs ?? 30_000,
+    })
+    const response = ProduceResponse.decode(await this.client(PROTOCOLS.produce).request(bytes, options))
+    const error = partitionError(response.errorCode, response.errorMessage, response.leaderHint)
+    if (error !== undefined) throw error
+    return {
+      baseOffset: toNumber(response.baseOffset),
+      logAppendTime: toNumber(response.logAppendTime),
+      logStartOffset: toNumber(response.logStartOffset),
+    }
+  }
+
+  async fetch(
+    request: {
+      maxWaitMs: number
+      minBytes: number
+      maxBytes: number
+      partitions: Array<{ topic: string; partition: number; fetchOffset: number; partitionMaxBytes?: number }>
+    },
+    options: { signal?: AbortSignal } = {},
+  ): Promise<FetchPartitionResult[]> {
+    const bytes = FetchRequest.encode({
+      ...request,
+      partitions: request.partitions.map((p) => ({
+        ...p,
+        fetchOffset: BigInt(p.fetchOffset),
+        partitionMaxBytes: p.partitionMaxBytes ?? 0,
+      })),
+      replicaId: '',
+    })
+    const client = this.client(PROTOCOLS.fetch, request.maxBytes + 64 * 1024 + 16 * 1024 * 1024)
+    const response = FetchResponse.decode(
+      await client.request(bytes, {
+        ...options,
+        timeoutMs: request.maxWaitMs + (this.options.requestTimeoutMs ?? 30_000),
+      }),
+    )
+    return response.partitions.map((p) => ({
+      topic: p.topic,
+      partition: p.partition,
+      error: partitionError(p.errorCode, p.errorMessage, p.leaderHint),
+      highWatermark: toNumber(p.highWatermark),
+      logStartOffset: toNumber(p.logStartOffset),
+      logEndOffset: toNumber(p.logEndOffset),
+      records: p.records,
+    }))
+  }
+
+  async listOffsets(
+    partitions: Array<{ topic: string; partition: number; timestamp: number }>,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<
+    Array<{ topic: string; partition: number; offset: number; timestamp: number; error: TributaryError | undefined }>
+  > {
+    const bytes = ListOffsetsRequest.encode({
+      partitions: partitions.map((p) => ({ ...p, timestamp: BigInt(p.timestamp) })),
+    })
+    const response = ListOffsetsResponse.decode(await this.client(PROTOCOLS.offsets).request(bytes, options))
+    return response.partitions.map((p) => ({
+      topic: p.topic,
+      partition: p.partition,
+      offset: toNumber(p.offset),
+      timestamp: toNumber(p.timestamp),
+      error: partitionError(p.errorCode, p.errorMessage, p.leaderHint),
+    }))
+  }
+
+  async metadata(topics?: string[], options: { signal?: AbortSignal } = {}): Promise<ClusterMetadata> {
+    const bytes = MetadataRequest.encode({ topics: topics ?? [], allTopics: topics === undefined })
+    const response = MetadataResponse.decode(
+      await this.client(PROTOCOLS.metadata, 16 * 1024 * 1024).request(bytes, options),
+    )
+    return {
+      peerId: response.peerId,
+      peers: response.peers,
+      topics: response.topics.map((t) => ({
+        name: t.name,
+        topicId: t.topicId,
+        error: partitionError(t.errorCode, t.errorMessage),
+        replicationFactor: t.replicationFactor,
+        configs: Object.fromEntries(t.configs),
+        partitions: t.partitions,
+      })),
+    }
+  }
+
+  async createTopics(
+    topics: Array<{ name: string; partitions: number; replicationFactor: number; configs?: Record<string, string> }>,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<TopicResult[]> {
+    return this.admin(
+      {
+        createTopics: {
+          topics: topics.map((t) => ({ ...t, configs: new Map(Object.entries(t.configs ?? {})) })),
+          timeoutMs: 30_000,
+        },
+      },
+      options,
+    )
+  }
+
+  deleteTopics(names: string[], options: { signal?: AbortSignal } = {}): Promise<TopicResult[]> {
+    return this.admin({ deleteTopics: { names, timeoutMs: 30_000 } }, options)
+  }
+
+  alterConfigs(
+    name: string,
+    configs: Record<string, string>,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<TopicResult[]> {
+    return this.admin({ alterConfigs: { name, configs: new Map(Object.entries(configs)) } }, options)
+  }
+
+  private async admin(request: AdminRequest, options: { signal?: AbortSignal }): Promise<TopicResult[]> {
+    const response = AdminResponse.decode(
+      await this.client(PROTOCOLS.admin).request(AdminRequest.encode(request), options),
+    )
+    return response.results.map((r) => ({
+      name: r.name,
+      topicId: r.topicId,
+      error: partitionError(r.errorCode, r.errorMessage),
+    }))
+  }
+
+  close(): void {
+    for (const client of this.clients.values()) client.close()
+    this.clients.clear()
+  }
+}

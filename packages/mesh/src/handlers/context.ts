@@ -1,0 +1,31 @@
+import type { PartitionManager } from '../partitions/partition-manager.js'
+import type { TopicView } from '../partitions/topic-view.js'
+
+export interface MemberView {
+  peerId: string
+  addresses: string[]
+  voter: boolean
+  storage: string
+  status: string
+  version: string
+}
+
+export interface TopicSpec {
+  name: string
+  partitions: number
+  replicationFactor: number
+  configs: Record<string, string>
+}
+
+/** What the request handlers see of the peer: a narrow surface, easy to fake in tests. */
+export interface HandlerContext {
+  readonly peerId: string
+  readonly partitions: PartitionManager
+  members(): MemberView[]
+  topics(): TopicView[]
+  createTopic(spec: TopicSpec): Promise<TopicView>
+  deleteTopic(name: string): Promise<void>
+  alterConfigs(name: string, configs: Record<string, string>): Promise<void>
+  /** Milliseconds since the epoch. */
+  now(): number
+}

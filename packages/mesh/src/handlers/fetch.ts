@@ -1,0 +1,105 @@
+import { type FetchPartitionResponse, FetchRequest, FetchResponse } from '@tributary/wire/pb/protocol'
+import type { HostedPartition } from '../partitions/hosted-partition.js'
+import type { HandlerContext } from './context.js'
+import { decodeRequest, errorFields, InvalidRequestError } from './errors.js'
+import { leaderPartition } from './partition-lookup.js'
+
+export const MAX_FETCH_WAIT_MS = 30_000
+export const MAX_FETCH_BYTES = 64 * 1024 * 1024
+const MAX_FETCH_PARTITIONS = 10_000
+
+/**
+ * `/tributary/fetch`: a long poll. Reads each partition from its fetch offset up to the high
+ * watermark; answers as soon as `minBytes` are ready, an error occurs, or `maxWaitMs` passes,
+ * waking whenever a partition receives data. The response never exceeds `maxBytes` except to
+ * carry one whole batch, so a consumer always progresses.
+ */
+export function fetchHandler(ctx: HandlerContext) {
+  return async (bytes: Uint8Array, { signal }: { signal: AbortSignal }): Promise<Uint8Array> => {
+    const request = decodeRequest('fetch', () => FetchRequest.decode(bytes))
+    if (request.maxWaitMs > MAX_FETCH_WAIT_MS)
+      throw new InvalidRequestError(`maxWaitMs may be at most ${MAX_FETCH_WAIT_MS}`)
+    if (request.partitions.length === 0 || request.partitions.length > MAX_FETCH_PARTITIONS) {
+      throw new InvalidRequestError(`a fetch names 1 to ${MAX_FETCH_PARTITIONS} partitions`)
+    }
+    const maxBytes = Math.min(request.maxBytes || MAX_FETCH_BYTES, MAX_FETCH_BYTES)
+    const deadline = ctx.now() + request.maxWaitMs
+    for (let round = 0; ; round++) {
+      const { responses, total, failed, waitOn } = await readAll(ctx, request, maxBytes, signal)
+      const remaining = deadline - ctx.now()
+      if (total >= Math.max(1, request.minBytes) || failed || remaining <= 0 || signal.aborted || round > 10_000) {
+        return FetchResponse.encode({ partitions: responses })
+      }
+      await waitForAny(waitOn, remaining, signal)
+    }
+  }
+}
+
+async function readAll(ctx: HandlerContext, request: FetchRequest, maxBytes: number, signal: AbortSignal) {
+  const responses: FetchPartitionResponse[] = []
+  const waitOn: Array<[HostedPartition, number]> = []
+  let total = 0
+  let failed = false
+  for (const wanted of request.partitions) {
+    const base = { topic: wanted.topic, partition: wanted.partition, records: new Uint8Array(0) }
+    const lookup = leaderPartition(ctx, wanted.topic, wanted.partition)
+    if ('error' in lookup) {
+      failed = true
+      responses.push({
+        ...base,
+        ...errorFields(lookup.error),
+        leaderHint: lookup.leaderHint,
+        highWatermark: -1n,
+        logStartOffset: -1n,
+        logEndOffset: -1n,
+      })
+      continue
+    }
+    const { log } = lookup.hosted
+    const version = lookup.hosted.version
+    const marks = {
+      highWatermark: BigInt(log.highWatermark),
+      logStartOffset: BigInt(log.logStartOffset),
+      logEndOffset: BigInt(log.logEndOffset),
+      leaderHint: '',
+    }
+    try {
+      const budget = total === 0 ? maxBytes : maxBytes - total
+      if (budget <= 0) {
+        responses.push({ ...base, ...marks, errorCode: 0, errorMessage: '' })
+        continue
+      }
+      const partitionMax = Math.min(wanted.partitionMaxBytes || budget, budget)
+      const result = await log.read(Number(wanted.fetchOffset), { maxBytes: partitionMax, signal })
+      total += result.records.length
+      waitOn.push([lookup.hosted, version])
+      // The stored bytes go out as they are (protons types bytes fields over plain ArrayBuffers).
+      responses.push({
+        ...base,
+        ...marks,
+        records: result.records as Uint8Array<ArrayBuffer>,
+        errorCode: 0,
+        errorMessage: '',
+      })
+    } catch (err) {
+      failed = true
+      responses.push({ ...base, ...marks, ...errorFields(err) })
+    }
+  }
+  return { responses, total, failed, waitOn }
+}
+
+async function waitForAny(waitOn: Array<[HostedPartition, number]>, ms: number, signal: AbortSignal): Promise<void> {
+  const done = new AbortController()
+  const timer = setTimeout(() => done.abort(), ms)
+  const onAbort = (): void => done.abort()
+  signal.addEventListener('abort', onAbort, { once: true })
+  const ended = new Promise<void>((resolve) => done.signal.addEventListener('abort', () => resolve(), { once: true }))
+  try {
+    await Promise.race([ended, ...waitOn.map(([p, version]) => p.waitForData(version, done.signal))])
+  } finally {
+    clearTimeout(timer)
+    signal.removeEventListener('abort', onAbort)
+    done.abort()
+  }
+}

@@ -1,0 +1,45 @@
+import { MetadataRequest, MetadataResponse, type TopicInfo } from '@tributary/wire/pb/protocol'
+import type { HandlerContext } from './context.js'
+import { decodeRequest, InvalidRequestError } from './errors.js'
+
+/** `/tributary/metadata`: peers, and topics with each partition's leader, epoch and replicas. */
+export function metadataHandler(ctx: HandlerContext) {
+  return async (bytes: Uint8Array): Promise<Uint8Array> => {
+    const request = decodeRequest('metadata', () => MetadataRequest.decode(bytes))
+    if (request.topics.length > 10_000) throw new InvalidRequestError('metadata names at most 10,000 topics')
+    const known = new Map(ctx.topics().map((t) => [t.name, t]))
+    const names = request.allTopics || request.topics.length === 0 ? [...known.keys()].sort() : request.topics
+    const topics: TopicInfo[] = names.map((name) => {
+      const view = known.get(name)
+      if (view === undefined) {
+        return {
+          name,
+          topicId: '',
+          errorCode: 3,
+          errorMessage: `topic ${name} does not exist`,
+          replicationFactor: 0,
+          configs: new Map(),
+          partitions: [],
+        }
+      }
+      return {
+        name,
+        topicId: view.topicId,
+        errorCode: 0,
+        errorMessage: '',
+        replicationFactor: view.replicationFactor,
+        configs: new Map(Object.entries(view.configs)),
+        partitions: view.replicas.map((replicas, partition) => ({
+          partition,
+          leader: ctx.partitions.leaderOf(name, partition) ?? '',
+          leaderEpoch: ctx.partitions.get(name, partition)?.leaderEpoch ?? 0,
+          replicas: [...replicas],
+          inSync: [...replicas],
+          observers: [],
+        })),
+      }
+    })
+    const peers = ctx.members().map((m) => ({ ...m }))
+    return MetadataResponse.encode({ peers, topics, peerId: ctx.peerId })
+  }
+}

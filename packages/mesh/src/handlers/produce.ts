@@ -1,0 +1,39 @@
+import { ProduceRequest, ProduceResponse } from '@tributary/wire/pb/protocol'
+import type { HandlerContext } from './context.js'
+import { decodeRequest, errorFields, InvalidRequestError } from './errors.js'
+import { leaderPartition } from './partition-lookup.js'
+
+const MAX_TIMEOUT_MS = 300_000
+
+/**
+ * `/tributary/produce`: appends a producer's batches to a partition this peer leads, as the
+ * stored bytes. acks 0 and 1 answer once the leader appended; acks=all once the batch is
+ * within the high watermark — immediate for a sole replica.
+ */
+export function produceHandler(ctx: HandlerContext) {
+  return async (bytes: Uint8Array, { signal }: { signal: AbortSignal }): Promise<Uint8Array> => {
+    const request = decodeRequest('produce', () => ProduceRequest.decode(bytes))
+    if (![0, 1, -1].includes(request.acks))
+      throw new InvalidRequestError(`acks must be 0, 1 or -1 (all), got ${request.acks}`)
+    if (request.timeoutMs > MAX_TIMEOUT_MS)
+      throw new InvalidRequestError(`timeout ${request.timeoutMs} ms exceeds ${MAX_TIMEOUT_MS}`)
+    const lookup = leaderPartition(ctx, request.topic, request.partition)
+    if ('error' in lookup)
+      return ProduceResponse.encode({ ...errorFields(lookup.error), leaderHint: lookup.leaderHint, baseOffset: -1n })
+    const { hosted } = lookup
+    try {
+      const result = await hosted.log.appendAsLeader(request.records, hosted.leaderEpoch, { signal })
+      // Replication (a later layer) moves the high watermark for replicated partitions.
+      const view = ctx.partitions.topic(request.topic)
+      if ((view?.replicas[request.partition]?.length ?? 1) === 1) hosted.log.setHighWatermark(hosted.log.logEndOffset)
+      hosted.notify()
+      return ProduceResponse.encode({
+        baseOffset: BigInt(result.firstOffset),
+        logAppendTime: BigInt(result.logAppendTime),
+        logStartOffset: BigInt(hosted.log.logStartOffset),
+      })
+    } catch (err) {
+      return ProduceResponse.encode({ ...errorFields(err), baseOffset: -1n })
+    }
+  }
+}

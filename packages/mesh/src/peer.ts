@@ -1,0 +1,255 @@
+import { PROTOCOLS } from './constants.js'
+import { adminHandler } from './handlers/admin.js'
+import type { HandlerContext, MemberView as HandlerMember, TopicSpec } from './handlers/context.js'
+import { fetchHandler } from './handlers/fetch.js'
+import { metadataHandler } from './handlers/metadata.js'
+import { listOffsetsHandler } from './handlers/offsets.js'
+import { produceHandler } from './handlers/produce.js'
+import { componentLogger, type Logger, silentLogger } from './logger.js'
+import { Membership } from './membership/index.js'
+import { MetadataStore, TOPIC_KEY_PREFIX, TopicRegistry } from './metadata/index.js'
+import { MetadataSync, type SnapshotPersistence } from './metadata-sync.js'
+import { createMeshNode, type MeshNode, type MeshNodeOptions } from './node/index.js'
+import type { PartitionLogFactory } from './partitions/log-factory.js'
+import { MemoryLogFactory } from './partitions/memory-log-factory.js'
+import { PartitionManager } from './partitions/partition-manager.js'
+import type { TopicView } from './partitions/topic-view.js'
+import { registerPerfProtocol } from './perf.js'
+import { type RpcHandler, registerRpcHandler, type UnregisterRpcHandler } from './rpc/index.js'
+
+export interface PeerOptions
+  extends Pick<MeshNodeOptions, 'host' | 'tcpPort' | 'wsPort' | 'announce' | 'dataDir' | 'bootstrap' | 'privateKey'> {
+  /** Where partition logs live; default in memory. */
+  storage?: PartitionLogFactory
+  /** Keeps cluster metadata across restarts; default none. */
+  metadataPersistence?: SnapshotPersistence
+  /** May vote in partition Raft groups and be placed as a replica (stable Node peers). Default true. */
+  voter?: boolean
+  heartbeatIntervalMs?: number
+  failureTimeoutMs?: number
+  retentionCheckIntervalMs?: number
+  logger?: Logger
+}
+
+export interface RequestEvent {
+  protocol: string
+  durationMs: number
+  bytesIn: number
+  bytesOut: number
+  ok: boolean
+}
+
+/** Starts a peer: its libp2p node, membership, metadata, partition replicas and request handlers. */
+export async function createPeer(options: PeerOptions = {}): Promise<Peer> {
+  const logger = options.logger ?? silentLogger
+  const node = await createMeshNode({ ...options, logger })
+  const peer = new Peer(node, options, logger)
+  try {
+    await peer.start()
+  } catch (err) {
+    await peer.stop().catch(() => {})
+    throw err
+  }
+  return peer
+}
+
+/**
+ * A Tributary peer (a Kafka broker and a ZooKeeper member at once): it gossips membership
+ * and topic metadata, holds the partition replicas placement gives it, and serves produce,
+ * fetch, list-offsets, metadata and admin requests for the partitions it leads.
+ */
+export class Peer implements HandlerContext {
+  readonly peerId: string
+  readonly membership: Membership
+  readonly store: MetadataStore
+  readonly registry: TopicRegistry
+  readonly partitions: PartitionManager
+  private readonly sync: MetadataSync
+  private readonly unregister: UnregisterRpcHandler[] = []
+  private readonly requestListeners = new Set<(event: RequestEvent) => void>()
+  private readonly logger: Logger
+  private stopping: Promise<void> | undefined
+  readonly startedAtMs = Date.now()
+
+  constructor(
+    readonly node: MeshNode,
+    private readonly options: PeerOptions,
+    logger: Logger,
+  ) {
+    this.peerId = node.peerId.toString()
+    this.logger = componentLogger(logger, 'peer')
+    const storage = options.storage ?? new MemoryLogFactory()
+    this.membership = new Membership(node, {
+      roles: { voter: options.voter ?? true, observer: !(options.voter ?? true) },
+      storage: storage.kind,
+      ...(options.heartbeatIntervalMs === undefined ? {} : { heartbeatIntervalMs: options.heartbeatIntervalMs }),
+      ...(options.failureTimeoutMs === undefined ? {} : { failureTimeoutMs: options.failureTimeoutMs }),
+      logger,
+    })
+    this.store = new MetadataStore({ peerId: this.peerId, logger })
+    this.registry = new TopicRegistry(this.store, { logger })
+    this.partitions = new PartitionManager({
+      peerId: this.peerId,
+      factory: storage,
+      logger: componentLogger(logger, 'partitions'),
+      ...(options.retentionCheckIntervalMs === undefined
+        ? {}
+        : { retentionCheckIntervalMs: options.retentionCheckIntervalMs }),
+    })
+    this.sync = new MetadataSync({
+      node,
+      store: this.store,
+      logger: componentLogger(logger, 'metadata'),
+      persistence: options.metadataPersistence,
+    })
+  }
+
+  /** @internal */
+  async start(): Promise<void> {
+    this.registry.onTopicChange((change) => {
+      const applied =
+        change.type === 'deleted'
+          ? this.partitions.removeTopic(change.previous.name, change.previous.topicId)
+          : this.partitions.applyTopic(change.topic)
+      applied.catch((err: unknown) => this.logger.error({ err, change: change.type }, 'could not apply a topic change'))
+    })
+    await this.sync.load()
+    await this.removeStaleReplicas()
+    this.partitions.start()
+    const handlers: Array<[string, RpcHandler]> = [
+      [PROTOCOLS.produce, produceHandler(this)],
+      [PROTOCOLS.fetch, fetchHandler(this)],
+      [PROTOCOLS.offsets, listOffsetsHandler(this)],
+      [PROTOCOLS.metadata, metadataHandler(this)],
+      [PROTOCOLS.admin, adminHandler(this)],
+    ]
+    for (const [protocol, handler] of handlers) {
+      this.unregister.push(
+        await registerRpcHandler(this.node, protocol, this.instrument(protocol, handler), {
+          logger: this.logger,
+          maxInboundStreams: 256,
+        }),
+      )
+    }
+    this.unregister.push(await registerPerfProtocol(this.node, { logger: this.logger }))
+    await this.sync.start()
+    await this.membership.start()
+    this.logger.info({ peerId: this.peerId, addresses: this.addresses() }, 'peer started')
+  }
+
+  /** Replicas in storage of topics that were deleted or re-created while this peer was away. */
+  private async removeStaleReplicas(): Promise<void> {
+    const live = new Map(this.registry.listTopics().map((t) => [t.name, t.topicId]))
+    const deleted = new Set(
+      this.store
+        .snapshot()
+        .filter((e) => e.key.startsWith(TOPIC_KEY_PREFIX) && e.value === null)
+        .map((e) => e.key.slice(TOPIC_KEY_PREFIX.length)),
+    )
+    const storage = this.options.storage ?? undefined
+    if (storage === undefined) return
+    for (const stored of await storage.stored()) {
+      const liveId = live.get(stored.topic)
+      if ((liveId !== undefined && liveId !== stored.topicId) || (liveId === undefined && deleted.has(stored.topic))) {
+        await storage.remove(stored.topic, stored.partition)
+        this.logger.info(
+          { topic: stored.topic, partition: stored.partition },
+          'removed a stale replica of a deleted topic',
+        )
+      }
+    }
+  }
+
+  private instrument(protocol: string, handler: RpcHandler): RpcHandler {
+    const name = protocol.split('/')[2] ?? protocol
+    return async (request, ctx) => {
+      const started = performance.now()
+      let ok = false
+      let bytesOut = 0
+      try {
+        const response = await handler(request, ctx)
+        ok = true
+        bytesOut = response.length
+        return response
+      } finally {
+        if (this.requestListeners.size > 0) {
+          const event = {
+            protocol: name,
+            durationMs: performance.now() - started,
+            bytesIn: request.length,
+            bytesOut,
+            ok,
+          }
+          for (const listener of this.requestListeners) listener(event)
+        }
+      }
+    }
+  }
+
+  /** Called after every request served; costs nothing when nobody listens. */
+  onRequest(listener: (event: RequestEvent) => void): () => void {
+    this.requestListeners.add(listener)
+    return () => this.requestListeners.delete(listener)
+  }
+
+  addresses(): string[] {
+    return this.node.getMultiaddrs().map((ma) => ma.toString())
+  }
+
+  members(): HandlerMember[] {
+    return this.membership.members().map((m) => ({
+      peerId: m.peerId,
+      addresses: m.addresses,
+      voter: m.roles.voter,
+      storage: m.storage,
+      status: m.status,
+      version: m.version,
+    }))
+  }
+
+  topics(): TopicView[] {
+    return this.registry.listTopics()
+  }
+
+  /** Alive voters, this peer included when it votes: where placement may put replicas. */
+  voters(): string[] {
+    const ids = new Set(
+      this.membership
+        .voters()
+        .filter((m) => m.status === 'alive')
+        .map((m) => m.peerId),
+    )
+    if (this.options.voter ?? true) ids.add(this.peerId)
+    return [...ids].sort()
+  }
+
+  async createTopic(spec: TopicSpec): Promise<TopicView> {
+    return this.registry.createTopic(spec, this.voters())
+  }
+
+  async deleteTopic(name: string): Promise<void> {
+    this.registry.deleteTopic(name)
+  }
+
+  async alterConfigs(name: string, configs: Record<string, string>): Promise<void> {
+    this.registry.alterConfigs(name, configs)
+  }
+
+  now(): number {
+    return Date.now()
+  }
+
+  /** Leaves the mesh cleanly: announces the leave, flushes and closes every log. Idempotent. */
+  stop(): Promise<void> {
+    this.stopping ??= (async () => {
+      for (const unregister of this.unregister.splice(0)) await unregister().catch(() => {})
+      await this.membership.stop().catch((err: unknown) => this.logger.warn({ err }, 'membership stop failed'))
+      await this.sync.stop().catch((err: unknown) => this.logger.warn({ err }, 'metadata sync stop failed'))
+      this.registry.close()
+      await this.partitions.stop()
+      await this.node.stop()
+      this.logger.info({ peerId: this.peerId }, 'peer stopped')
+    })()
+    return this.stopping
+  }
+}
