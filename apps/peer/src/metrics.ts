@@ -1,0 +1,113 @@
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
+
+/** What the metrics read from a running peer. */
+export interface ObservedPeer {
+  peerId: string
+  members(): Array<{ status: string }>
+  hostedPartitions(): Array<{
+    topic: string
+    partition: number
+    logStartOffset: number
+    logEndOffset: number
+    highWatermark: number
+    sizeBytes: number
+    leader: boolean
+  }>
+  onRequest(listener: (event: RequestEvent) => void): () => void
+}
+
+export interface RequestEvent {
+  protocol: string
+  durationMs: number
+  bytesIn: number
+  bytesOut: number
+  ok: boolean
+}
+
+/**
+ * Prometheus metrics of a peer. Gauges are computed when scraped (no bookkeeping on the hot
+ * path); request counters and latency histograms are fed by the peer's request events.
+ */
+export function createMetrics(peer: ObservedPeer): { registry: Registry; stop(): void } {
+  const registry = new Registry()
+  registry.setDefaultLabels({ peer: peer.peerId })
+  collectDefaultMetrics({ register: registry, prefix: 'tributary_process_' })
+
+  new Gauge({
+    name: 'tributary_peers',
+    help: 'Peers in the mesh as this peer sees them, by status',
+    labelNames: ['status'],
+    registers: [registry],
+    collect() {
+      this.reset()
+      for (const member of peer.members()) this.inc({ status: member.status })
+    },
+  })
+  new Gauge({
+    name: 'tributary_partitions_hosted',
+    help: 'Partition replicas held by this peer',
+    labelNames: ['role'],
+    registers: [registry],
+    collect() {
+      this.reset()
+      for (const p of peer.hostedPartitions()) this.inc({ role: p.leader ? 'leader' : 'follower' })
+    },
+  })
+  const perPartition = (
+    name: string,
+    help: string,
+    pick: (p: ReturnType<ObservedPeer['hostedPartitions']>[number]) => number,
+  ) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['topic', 'partition'],
+      registers: [registry],
+      collect() {
+        this.reset()
+        for (const p of peer.hostedPartitions()) this.set({ topic: p.topic, partition: String(p.partition) }, pick(p))
+      },
+    })
+  perPartition('tributary_log_start_offset', 'First offset held by the partition log', (p) => p.logStartOffset)
+  perPartition('tributary_log_end_offset', 'Next offset the partition log will assign', (p) => p.logEndOffset)
+  perPartition(
+    'tributary_high_watermark',
+    'Offsets below it are committed and visible to consumers',
+    (p) => p.highWatermark,
+  )
+  perPartition('tributary_log_size_bytes', 'Bytes held in the partition log segments', (p) => p.sizeBytes)
+
+  const requests = new Counter({
+    name: 'tributary_requests_total',
+    help: 'Requests served',
+    labelNames: ['protocol', 'outcome'],
+    registers: [registry],
+  })
+  const bytesIn = new Counter({
+    name: 'tributary_request_bytes_in_total',
+    help: 'Request bytes received',
+    labelNames: ['protocol'],
+    registers: [registry],
+  })
+  const bytesOut = new Counter({
+    name: 'tributary_response_bytes_out_total',
+    help: 'Response bytes sent',
+    labelNames: ['protocol'],
+    registers: [registry],
+  })
+  const latency = new Histogram({
+    name: 'tributary_request_duration_seconds',
+    help: 'Time to serve a request (fetch includes its long-poll wait)',
+    labelNames: ['protocol'],
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5, 30],
+    registers: [registry],
+  })
+  const stop = peer.onRequest((event) => {
+    const protocol = event.protocol
+    requests.inc({ protocol, outcome: event.ok ? 'ok' : 'error' })
+    bytesIn.inc({ protocol }, event.bytesIn)
+    bytesOut.inc({ protocol }, event.bytesOut)
+    latency.observe({ protocol }, event.durationMs / 1000)
+  })
+  return { registry, stop }
+}

@@ -1,0 +1,129 @@
+import { writeFile } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import { createPeer, type Peer } from '@tributary/mesh'
+import { FsLogFactory, snapshotFile } from '@tributary/mesh/node-storage'
+import { pino } from 'pino'
+import { lockDataDir } from './data-dir-lock.js'
+import { startHttpServer } from './http-server.js'
+import { createMetrics } from './metrics.js'
+
+export const DEFAULTS = {
+  dataDir: './data',
+  host: '127.0.0.1',
+  port: 4001,
+  wsPort: 4002,
+  httpPort: 4080,
+  logLevel: 'info',
+} as const
+
+export interface StartPeerOptions {
+  dataDir: string
+  host: string
+  port: number
+  wsPort: number
+  httpPort: number
+  bootstrap: string[]
+  voter: boolean
+  logLevel: string
+}
+
+/** What `peer start` writes to `<data>/peer.json` for the CLI and tests to find it. */
+export interface PeerFile {
+  peerId: string
+  addresses: string[]
+  httpPort: number
+  pid: number
+}
+
+/**
+ * `tributary peer start`: one peer in this process until SIGINT/SIGTERM, logging JSON lines
+ * to stdout. Shutdown is clean: the HTTP server closes, the peer announces its leave and
+ * flushes and closes every log, the data-dir lock is released. A second signal forces exit.
+ */
+export async function startPeerProcess(options: StartPeerOptions): Promise<void> {
+  const logger = pino({ level: options.logLevel, base: { component: 'tributary' } })
+  const dataDir = resolve(options.dataDir)
+  const unlock = await lockDataDir(dataDir)
+  let peer: Peer | undefined
+  try {
+    peer = await createPeer({
+      dataDir,
+      host: options.host,
+      tcpPort: options.port,
+      wsPort: options.wsPort,
+      bootstrap: options.bootstrap,
+      voter: options.voter,
+      storage: new FsLogFactory(join(dataDir, 'logs')),
+      metadataPersistence: snapshotFile(dataDir),
+      logger,
+    })
+  } catch (err) {
+    await unlock()
+    throw err
+  }
+  const running = peer
+  const metrics = createMetrics({
+    peerId: running.peerId,
+    members: () => running.members(),
+    hostedPartitions: () =>
+      running.partitions.list().map((p) => ({
+        topic: p.topic,
+        partition: p.partition,
+        logStartOffset: p.log.logStartOffset,
+        logEndOffset: p.log.logEndOffset,
+        highWatermark: p.log.highWatermark,
+        sizeBytes: p.log.sizeBytes,
+        leader: running.partitions.leaderOf(p.topic, p.partition) === running.peerId,
+      })),
+    onRequest: (listener) => running.onRequest(listener),
+  })
+  const http = await startHttpServer(
+    options.host,
+    options.httpPort,
+    {
+      peerId: running.peerId,
+      startedAtMs: running.startedAtMs,
+      health: () => ({
+        peers: running.members().filter((m) => m.status === 'alive').length,
+        partitions: running.partitions.list().length,
+        addresses: running.addresses(),
+      }),
+    },
+    metrics.registry,
+  )
+  const info: PeerFile = {
+    peerId: running.peerId,
+    addresses: running.addresses(),
+    httpPort: http.port,
+    pid: process.pid,
+  }
+  await writeFile(join(dataDir, 'peer.json'), `${JSON.stringify(info, null, 2)}\n`)
+  logger.info({ ...info, dataDir }, 'peer ready')
+
+  await new Promise<void>((resolveStop) => {
+    let stopping = false
+    const stop = (signal: string): void => {
+      if (stopping) {
+        logger.warn({ signal }, 'second signal: exiting now')
+        process.exit(130)
+      }
+      stopping = true
+      logger.info({ signal }, 'shutting down')
+      void (async () => {
+        try {
+          metrics.stop()
+          await http.close()
+          await running.stop()
+        } catch (err) {
+          logger.error({ err }, 'unclean shutdown')
+          process.exitCode = 1
+        } finally {
+          await unlock()
+          resolveStop()
+        }
+      })()
+    }
+    process.once('SIGINT', () => stop('SIGINT'))
+    process.once('SIGTERM', () => stop('SIGTERM'))
+  })
+}

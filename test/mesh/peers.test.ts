@@ -1,0 +1,262 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { multiaddr } from '@multiformats/multiaddr'
+import { Broker } from '@tributary/client'
+import { createMeshNode, type MeshNode } from '@tributary/mesh/node'
+import {
+  decodeRecordBatch,
+  encodeRecordBatchSync,
+  iterateBatches,
+  NotLeaderOrFollowerError,
+  UnknownTopicOrPartitionError,
+} from '@tributary/wire'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { health, type PeerProcess, startPeerProcess, stopAll, waitFor } from '../helpers/peer-process.ts'
+
+const enc = new TextEncoder()
+const dec = new TextDecoder()
+let root: string
+let client: MeshNode
+const peers: PeerProcess[] = []
+const brokers = new Map<string, Broker>()
+
+function broker(peer: PeerProcess): Broker {
+  let b = brokers.get(peer.peerId)
+  if (b === undefined) {
+    b = new Broker(client, multiaddr(peer.address), { requestTimeoutMs: 10_000 })
+    brokers.set(peer.peerId, b)
+  }
+  return b
+}
+
+function batch(values: string[], timestamp = Date.now()): Uint8Array {
+  return encodeRecordBatchSync({
+    records: values.map((v, i) => ({ key: enc.encode(`k${i}`), value: enc.encode(v), timestamp })),
+  })
+}
+
+async function values(records: Uint8Array): Promise<string[]> {
+  const out: string[] = []
+  for (const { pos } of iterateBatches(records)) {
+    for (const r of (await decodeRecordBatch(records, pos)).records) out.push(dec.decode(r.value!))
+  }
+  return out
+}
+
+async function topicIdsEverywhere(name: string): Promise<string[]> {
+  const ids: string[] = []
+  for (const peer of peers) {
+    const meta = await broker(peer).metadata([name])
+    ids.push(meta.topics[0]?.error === undefined ? (meta.topics[0]?.topicId ?? '') : '')
+  }
+  return ids
+}
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'tributary-mesh-'))
+  client = await createMeshNode({ tcpPort: 0, wsPort: false })
+  const seed = await startPeerProcess(join(root, 'a'))
+  peers.push(seed)
+  peers.push(
+    ...(await Promise.all([
+      startPeerProcess(join(root, 'b'), { bootstrap: [seed.address] }),
+      startPeerProcess(join(root, 'c'), { bootstrap: [seed.address] }),
+    ])),
+  )
+}, 60_000)
+
+afterAll(async () => {
+  for (const b of brokers.values()) b.close()
+  await client?.stop()
+  await stopAll('SIGKILL')
+  await rm(root, { recursive: true, force: true })
+})
+
+describe('mesh > peers as processes', () => {
+  it('membership converges to every peer on every peer', async () => {
+    for (const peer of peers)
+      await waitFor(async () => (await health(peer)).peers === 3, `${peer.dataDir} to see 3 peers`)
+    const meta = await broker(peers[2]!).metadata()
+    expect(meta.peers.map((p) => p.peerId).sort()).toEqual(peers.map((p) => p.peerId).sort())
+  })
+
+  it('topic metadata converges, and concurrent creation of one name resolves to one definition', async () => {
+    const [a, b, c] = peers as [PeerProcess, PeerProcess, PeerProcess]
+    const created = await broker(a).createTopics([{ name: 'orders', partitions: 6, replicationFactor: 1 }])
+    expect(created[0]?.error).toBeUndefined()
+    const [fromB, fromC] = await Promise.all([
+      broker(b).createTopics([{ name: 'race', partitions: 3, replicationFactor: 1 }]),
+      broker(c).createTopics([{ name: 'race', partitions: 5, replicationFactor: 1 }]),
+    ])
+    expect([fromB[0]?.error, fromC[0]?.error].filter((e) => e === undefined).length).toBeGreaterThanOrEqual(1)
+    for (const name of ['orders', 'race']) {
+      const ids = await waitFor(async () => {
+        const found = await topicIdsEverywhere(name)
+        return found.every((id) => id !== '' && id === found[0]) ? found : undefined
+      }, `${name} to converge`)
+      expect(new Set(ids).size).toBe(1)
+    }
+    const counts = await Promise.all(
+      peers.map(async (p) => (await broker(p).metadata(['race'])).topics[0]!.partitions.length),
+    )
+    expect(new Set(counts).size).toBe(1)
+  })
+
+  it('produces to and fetches from whichever peer leads each partition', async () => {
+    const meta = await broker(peers[0]!).metadata(['orders'])
+    const partitions = meta.topics[0]!.partitions
+    expect(partitions).toHaveLength(6)
+    expect(new Set(partitions.map((p) => p.leader)).size).toBeGreaterThan(1)
+    for (const { partition, leader } of partitions) {
+      const leaderPeer = peers.find((p) => p.peerId === leader)!
+      const other = peers.find((p) => p.peerId !== leader)!
+      // A non-leader refuses with a typed error naming the partition and the leader.
+      const err = await broker(other)
+        .produce({ topic: 'orders', partition, acks: 1, records: batch(['x']) })
+        .catch((e: unknown) => e)
+      expect(err).toBeInstanceOf(NotLeaderOrFollowerError)
+      expect((err as NotLeaderOrFollowerError & { leaderHint?: string }).leaderHint).toBe(leader)
+      expect((err as Error).message).toContain(`orders-${partition}`)
+
+      const first = await broker(leaderPeer).produce({
+        topic: 'orders',
+        partition,
+        acks: -1,
+        records: batch([`p${partition}-a`, `p${partition}-b`]),
+      })
+      const second = await broker(leaderPeer).produce({
+        topic: 'orders',
+        partition,
+        acks: 1,
+        records: batch([`p${partition}-c`]),
+      })
+      expect([first.baseOffset, second.baseOffset]).toEqual([0, 2])
+      const [fetched] = await broker(leaderPeer).fetch({
+        maxWaitMs: 0,
+        minBytes: 1,
+        maxBytes: 1 << 20,
+        partitions: [{ topic: 'orders', partition, fetchOffset: 0 }],
+      })
+      expect(fetched!.error).toBeUndefined()
+      expect(fetched!.highWatermark).toBe(3)
+      expect(await values(fetched!.records)).toEqual([`p${partition}-a`, `p${partition}-b`, `p${partition}-c`])
+    }
+  })
+
+  it('long-polls a fetch until data arrives', async () => {
+    const meta = await broker(peers[0]!).metadata(['orders'])
+    const { leader } = meta.topics[0]!.partitions[0]!
+    const leaderPeer = peers.find((p) => p.peerId === leader)!
+    const started = Date.now()
+    const waiting = broker(leaderPeer).fetch({
+      maxWaitMs: 10_000,
+      minBytes: 1,
+      maxBytes: 1 << 20,
+      partitions: [{ topic: 'orders', partition: 0, fetchOffset: 3 }],
+    })
+    await new Promise((r) => setTimeout(r, 300))
+    await broker(leaderPeer).produce({ topic: 'orders', partition: 0, acks: 1, records: batch(['late']) })
+    const [result] = await waiting
+    expect(await values(result!.records)).toEqual(['late'])
+    expect(Date.now() - started).toBeLessThan(10_000)
+  })
+
+  it('lists earliest, latest and by-timestamp offsets', async () => {
+    const meta = await broker(peers[0]!).metadata(['orders'])
+    const { leader } = meta.topics[0]!.partitions[1]!
+    const b = broker(peers.find((p) => p.peerId === leader)!)
+    await b.produce({ topic: 'orders', partition: 1, acks: 1, records: batch(['future'], 4_000_000_000_000) })
+    const [earliest, latest, byTime] = await b.listOffsets([
+      { topic: 'orders', partition: 1, timestamp: -2 },
+      { topic: 'orders', partition: 1, timestamp: -1 },
+      { topic: 'orders', partition: 1, timestamp: 3_999_999_999_999 },
+    ])
+    expect([earliest!.offset, latest!.offset, byTime!.offset]).toEqual([0, 4, 3])
+  })
+
+  it('answers unknown topics and partitions with typed errors naming them', async () => {
+    const b = broker(peers[0]!)
+    const err = await b
+      .produce({ topic: 'nope', partition: 0, acks: 1, records: batch(['x']) })
+      .catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(UnknownTopicOrPartitionError)
+    expect((err as Error).message).toContain('nope')
+    const [fetched] = await b.fetch({
+      maxWaitMs: 0,
+      minBytes: 1,
+      maxBytes: 1024,
+      partitions: [{ topic: 'orders', partition: 99, fetchOffset: 0 }],
+    })
+    expect(fetched!.error).toBeInstanceOf(UnknownTopicOrPartitionError)
+    expect(fetched!.error!.message).toContain('99')
+  })
+
+  it('a late joiner converges on members and topics', async () => {
+    const late = await startPeerProcess(join(root, 'd'), { bootstrap: [peers[2]!.address] })
+    peers.push(late)
+    await waitFor(async () => (await health(late)).peers === 4, 'the late joiner to see everyone')
+    for (const peer of peers.slice(0, 3))
+      await waitFor(async () => (await health(peer)).peers === 4, 'everyone to see the late joiner')
+    const ids = await waitFor(async () => {
+      const found = await topicIdsEverywhere('orders')
+      return found.every((id) => id !== '' && id === found[0]) ? found : undefined
+    }, 'the late joiner to learn the topics')
+    expect(ids).toHaveLength(4)
+  })
+
+  it('a restarted peer serves its partitions again with all their data', async () => {
+    const meta = await broker(peers[0]!).metadata(['orders'])
+    const led = meta.topics[0]!.partitions.find((p) => p.leader === peers[1]!.peerId)
+    expect(led).toBeDefined()
+    const before = peers[1]!
+    expect(await before.stop('SIGTERM')).toBe(0)
+    brokers.get(before.peerId)?.close()
+    brokers.delete(before.peerId)
+    const again = await startPeerProcess(before.dataDir, { bootstrap: [peers[0]!.address] })
+    expect(again.peerId).toBe(before.peerId)
+    peers[1] = again
+    const [fetched] = await waitFor(async () => {
+      const result = await broker(again).fetch({
+        maxWaitMs: 0,
+        minBytes: 1,
+        maxBytes: 1 << 20,
+        partitions: [{ topic: 'orders', partition: led!.partition, fetchOffset: 0 }],
+      })
+      return result[0]?.error === undefined ? result : undefined
+    }, 'the restarted peer to serve its partition')
+    expect((await values(fetched!.records)).slice(0, 3)).toEqual([
+      `p${led!.partition}-a`,
+      `p${led!.partition}-b`,
+      `p${led!.partition}-c`,
+    ])
+  })
+
+  it('deleting a topic removes its data from every peer', async () => {
+    const results = await broker(peers[0]!).deleteTopics(['orders'])
+    expect(results[0]?.error).toBeUndefined()
+    for (const peer of peers) {
+      await waitFor(
+        async () => (await readdir(join(peer.dataDir, 'logs'))).every((d) => !d.startsWith('orders-')),
+        `orders data to vanish from ${peer.dataDir}`,
+      )
+    }
+    const meta = await broker(peers[3]!).metadata(['orders'])
+    expect(meta.topics[0]!.error).toBeInstanceOf(UnknownTopicOrPartitionError)
+  })
+
+  it('a killed peer is seen as gone by the others', async () => {
+    const victim = peers[2]!
+    await victim.stop('SIGKILL')
+    await waitFor(
+      async () => {
+        const meta = await broker(peers[0]!).metadata()
+        const seen = meta.peers.find((p) => p.peerId === victim.peerId)
+        return seen === undefined || seen.status === 'dead' ? true : undefined
+      },
+      'the killed peer to be declared dead',
+      20_000,
+    )
+    expect((await health(peers[0]!)).peers).toBe(3)
+  })
+})
