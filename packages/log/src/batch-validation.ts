@@ -36,6 +36,7 @@ export async function validateLeaderAppend(
   nextOffset: number,
   leaderEpoch: number,
   nowMs: number,
+  options: { allowControl?: boolean } = {},
 ): Promise<ValidatedAppend> {
   const found: Array<{ pos: number; size: number; lastOffsetDelta: number; maxTimestamp: number }> = []
   let recordCount = 0
@@ -47,11 +48,12 @@ export async function validateLeaderAppend(
         throw new RecordTooLargeError(`batch of ${size} bytes exceeds max.message.bytes (${config.maxMessageBytes})`)
       }
       if (!verifyBatchCrc(bytes, pos)) throw new CorruptRecordError(`batch ${found.length} failed its CRC check`)
-      if (header.control) throw new InvalidRecordError('producers may not write control batches')
+      if (header.control && !options.allowControl)
+        throw new InvalidRecordError('producers may not write control batches')
       if (header.recordCount < 1) throw new InvalidRecordError('a produced batch must hold at least one record')
       await validateBatchRecords(bytes, pos, {
         verifyCrc: false, // checked just above, with a clearer message
-        requireKeys: compacts(config),
+        requireKeys: compacts(config) && !header.control,
         sequentialOffsets: true,
         maxDecompressedBytes: Math.max(config.maxMessageBytes * 64, 64 * 1024 * 1024),
       })

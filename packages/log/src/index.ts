@@ -35,6 +35,7 @@ export type {
   CompactionResult,
   EpochEndOffset,
   EpochEntry,
+  LeaderAppendOptions,
   LogStore,
   PartitionLog,
   ReadOptions,

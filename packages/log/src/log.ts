@@ -13,6 +13,7 @@ import type {
   CompactionResult,
   EpochEndOffset,
   EpochEntry,
+  LeaderAppendOptions,
   LogStore,
   PartitionLog,
   ReadOptions,
@@ -138,7 +139,7 @@ export class Log implements PartitionLog {
     )
   }
 
-  appendAsLeader(batches: Uint8Array, leaderEpoch: number, options: AbortOptions = {}): Promise<AppendResult> {
+  appendAsLeader(batches: Uint8Array, leaderEpoch: number, options: LeaderAppendOptions = {}): Promise<AppendResult> {
     return this.writes.run(async () => {
       this.ensureOpen()
       options.signal?.throwIfAborted()
@@ -151,7 +152,9 @@ export class Log implements PartitionLog {
         )
       }
       const now = this.clock()
-      const validated = await validateLeaderAppend(batches, this.name, this.cfg, this.logEndOffset, leaderEpoch, now)
+      const validated = await validateLeaderAppend(batches, this.name, this.cfg, this.logEndOffset, leaderEpoch, now, {
+        allowControl: options.allowControl === true,
+      })
       return this.appendValidated(validated, now, options)
     })
   }

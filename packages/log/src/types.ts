@@ -4,6 +4,14 @@ export interface AbortOptions {
   signal?: AbortSignal
 }
 
+export interface LeaderAppendOptions extends AbortOptions {
+  /**
+   * Accept control batches (transaction markers, a leader's epoch-start marker). Only the
+   * replication layer sets this; producers' control batches are refused.
+   */
+  allowControl?: boolean
+}
+
 /** Result of an append: the offsets the log gave the batches. */
 export interface AppendResult {
   /** Offset of the first record appended. */
@@ -87,7 +95,7 @@ export interface PartitionLog {
   readonly segmentCount: number
 
   /** Validates producer batches, assigns offsets from the log end, stamps `leaderEpoch`. All or nothing. */
-  appendAsLeader(batches: Uint8Array, leaderEpoch: number, options?: AbortOptions): Promise<AppendResult>
+  appendAsLeader(batches: Uint8Array, leaderEpoch: number, options?: LeaderAppendOptions): Promise<AppendResult>
   /** Appends batches fetched from a leader, keeping their offsets and epochs. All or nothing. */
   appendAsFollower(batches: Uint8Array, options?: AbortOptions): Promise<AppendResult>
   /** Whole batches from the one holding `offset`, verified (CRC, offsets, epoch) before they are returned. */

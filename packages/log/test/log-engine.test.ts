@@ -165,3 +165,19 @@ describe('log > storage failures', () => {
     expect(store.closedWith).toBe(false)
   })
 })
+
+describe('log > control batches', () => {
+  it('refuses control batches from producers but takes them from the replication layer', async () => {
+    const { encodeRecordBatchSync } = await import('@tributary/wire')
+    const marker = () =>
+      encodeRecordBatchSync({
+        control: true,
+        records: [{ key: new Uint8Array([0, 0, 0, 2]), value: new Uint8Array([1]) }],
+      })
+    const log = await openLog({ name: 't-0', store: new MemoryStore(), config: { cleanupPolicy: 'compact' } })
+    await expect(log.appendAsLeader(marker(), 0)).rejects.toThrow(/control batches/)
+    expect((await log.appendAsLeader(marker(), 3, { allowControl: true })).firstOffset).toBe(0)
+    expect(log.latestEpoch()).toBe(3)
+    await log.close()
+  })
+})
