@@ -15,12 +15,17 @@ export const ErrorCode = {
   LEADER_NOT_AVAILABLE: 5,
   NOT_LEADER_OR_FOLLOWER: 6,
   REQUEST_TIMED_OUT: 7,
+  NETWORK_EXCEPTION: 13,
   MESSAGE_TOO_LARGE: 10,
   INVALID_TOPIC_EXCEPTION: 17,
   RECORD_LIST_TOO_LARGE: 18,
   NOT_ENOUGH_REPLICAS: 19,
   INVALID_TIMESTAMP: 32,
+  TOPIC_ALREADY_EXISTS: 36,
+  INVALID_PARTITIONS: 37,
+  INVALID_REPLICATION_FACTOR: 38,
   INVALID_CONFIG: 40,
+  INVALID_REQUEST: 42,
   OUT_OF_ORDER_SEQUENCE_NUMBER: 45,
   DUPLICATE_SEQUENCE_NUMBER: 46,
   INVALID_PRODUCER_EPOCH: 47,
@@ -210,6 +215,46 @@ export class InvalidProducerEpochError extends TributaryError {
   }
 }
 
+/** The connection or stream to a peer broke before the answer arrived (NETWORK_EXCEPTION); retrying can succeed. */
+export class NetworkError extends TributaryError {
+  static override name = 'NetworkError'
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { ...options, code: ErrorCode.NETWORK_EXCEPTION, retriable: true })
+  }
+}
+
+/** CreateTopics for a name that already holds a live topic. */
+export class TopicAlreadyExistsError extends TributaryError {
+  static override name = 'TopicAlreadyExistsError'
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { ...options, code: ErrorCode.TOPIC_ALREADY_EXISTS, retriable: false })
+  }
+}
+
+/** A partition count out of range. */
+export class InvalidPartitionsError extends TributaryError {
+  static override name = 'InvalidPartitionsError'
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { ...options, code: ErrorCode.INVALID_PARTITIONS, retriable: false })
+  }
+}
+
+/** A replication factor above the voters available (or below 1). */
+export class InvalidReplicationFactorError extends TributaryError {
+  static override name = 'InvalidReplicationFactorError'
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { ...options, code: ErrorCode.INVALID_REPLICATION_FACTOR, retriable: false })
+  }
+}
+
+/** A request that does not decode or breaks a protocol rule. */
+export class InvalidRequestError extends TributaryError {
+  static override name = 'InvalidRequestError'
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { ...options, code: ErrorCode.INVALID_REQUEST, retriable: false })
+  }
+}
+
 type ErrorClass = new (message: string, options?: ErrorOptions) => TributaryError
 
 /**
@@ -223,12 +268,17 @@ const errorByCode = new Map<number, ErrorClass>([
   [ErrorCode.LEADER_NOT_AVAILABLE, LeaderNotAvailableError],
   [ErrorCode.NOT_LEADER_OR_FOLLOWER, NotLeaderOrFollowerError],
   [ErrorCode.REQUEST_TIMED_OUT, RequestTimedOutError],
+  [ErrorCode.NETWORK_EXCEPTION, NetworkError],
   [ErrorCode.MESSAGE_TOO_LARGE, RecordTooLargeError],
   [ErrorCode.INVALID_TOPIC_EXCEPTION, InvalidTopicError],
   [ErrorCode.RECORD_LIST_TOO_LARGE, RecordListTooLargeError],
   [ErrorCode.NOT_ENOUGH_REPLICAS, NotEnoughReplicasError],
   [ErrorCode.INVALID_TIMESTAMP, InvalidTimestampError],
+  [ErrorCode.TOPIC_ALREADY_EXISTS, TopicAlreadyExistsError],
+  [ErrorCode.INVALID_PARTITIONS, InvalidPartitionsError],
+  [ErrorCode.INVALID_REPLICATION_FACTOR, InvalidReplicationFactorError],
   [ErrorCode.INVALID_CONFIG, InvalidConfigError],
+  [ErrorCode.INVALID_REQUEST, InvalidRequestError],
   [ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER, OutOfOrderSequenceError],
   [ErrorCode.DUPLICATE_SEQUENCE_NUMBER, DuplicateSequenceError],
   [ErrorCode.INVALID_PRODUCER_EPOCH, InvalidProducerEpochError],

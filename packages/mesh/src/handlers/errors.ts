@@ -1,12 +1,6 @@
-import { TributaryError } from '@tributary/wire'
+import { InvalidRequestError, TributaryError } from '@tributary/wire'
 
-/** A request that does not decode or breaks a protocol rule (Kafka's INVALID_REQUEST). */
-export class InvalidRequestError extends TributaryError {
-  static override name = 'InvalidRequestError'
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, { ...options, code: 42, retriable: false })
-  }
-}
+export { InvalidRequestError }
 
 /** The error code and message a partition-level response carries for `err`. */
 export function errorFields(err: unknown): { errorCode: number; errorMessage: string } {

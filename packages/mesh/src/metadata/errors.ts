@@ -3,17 +3,13 @@
  * the same failure (CreateTopics answers TOPIC_ALREADY_EXISTS, INVALID_PARTITIONS, ...), so a
  * gateway can pass them through unchanged.
  */
-import { InvalidRecordError, InvalidTimestampError, TributaryError } from '@tributary/wire'
+import { ErrorCode, InvalidRecordError, InvalidTimestampError } from '@tributary/wire'
 
-/**
- * Kafka codes that `@tributary/wire`'s `ErrorCode` table does not list yet. They belong there
- * (and in `errorFromCode`) once the wire package takes them; until then they live next to the
- * only code that raises them.
- */
+/** The wire codes CreateTopics answers with (they live in `@tributary/wire`'s one table). */
 export const TopicErrorCode = {
-  INVALID_PARTITIONS: 37,
-  INVALID_REPLICATION_FACTOR: 38,
-  TOPIC_ALREADY_EXISTS: 36,
+  INVALID_PARTITIONS: ErrorCode.INVALID_PARTITIONS,
+  INVALID_REPLICATION_FACTOR: ErrorCode.INVALID_REPLICATION_FACTOR,
+  TOPIC_ALREADY_EXISTS: ErrorCode.TOPIC_ALREADY_EXISTS,
 } as const
 
 /**
@@ -41,29 +37,4 @@ export class ClockDriftError extends InvalidTimestampError {
   }
 }
 
-/** CreateTopics for a name that already holds a live topic (TOPIC_ALREADY_EXISTS, 36). */
-export class TopicAlreadyExistsError extends TributaryError {
-  static override name = 'TopicAlreadyExistsError'
-  constructor(message: string) {
-    super(message, { code: TopicErrorCode.TOPIC_ALREADY_EXISTS, retriable: false })
-  }
-}
-
-/** A partition count outside 1..10,000, or one whose record would not fit (INVALID_PARTITIONS, 37). */
-export class InvalidPartitionsError extends TributaryError {
-  static override name = 'InvalidPartitionsError'
-  constructor(message: string) {
-    super(message, { code: TopicErrorCode.INVALID_PARTITIONS, retriable: false })
-  }
-}
-
-/**
- * A replication factor below 1 or above the number of voting peers (INVALID_REPLICATION_FACTOR,
- * 38). Not retriable as such, though it can succeed later once more voters have joined.
- */
-export class InvalidReplicationFactorError extends TributaryError {
-  static override name = 'InvalidReplicationFactorError'
-  constructor(message: string) {
-    super(message, { code: TopicErrorCode.INVALID_REPLICATION_FACTOR, retriable: false })
-  }
-}
+export { InvalidPartitionsError, InvalidReplicationFactorError, TopicAlreadyExistsError } from '@tributary/wire'

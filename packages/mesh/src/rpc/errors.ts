@@ -2,13 +2,10 @@
  * Failures of the RPC layer itself (framing, streams), as opposed to the errors a handler answers
  * with, which travel as their own wire code and come back through `errorFromCode`.
  */
-import { ErrorCode, TributaryError } from '@tributary/wire'
+import { ErrorCode, NetworkError, TributaryError } from '@tributary/wire'
 
-/**
- * Kafka's NETWORK_EXCEPTION ("the server disconnected before a response was received"), retriable.
- * Not in @tributary/wire's table yet; these errors are raised locally and never sent.
- */
-export const NETWORK_EXCEPTION = 13
+/** Kafka's NETWORK_EXCEPTION ("the server disconnected before a response was received"). */
+export const NETWORK_EXCEPTION = ErrorCode.NETWORK_EXCEPTION
 
 /** A frame declares (or a payload would need) more bytes than the receiver accepts. */
 export class FrameTooLargeError extends TributaryError {
@@ -38,19 +35,13 @@ export class InvalidFrameError extends TributaryError {
 }
 
 /** The stream carrying a request closed or was reset before its response arrived. Retrying opens a new one. */
-export class RpcStreamClosedError extends TributaryError {
+export class RpcStreamClosedError extends NetworkError {
   static override name = 'RpcStreamClosedError'
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, { ...options, code: NETWORK_EXCEPTION, retriable: true })
-  }
 }
 
 /** The peer could not be reached or did not accept the protocol within the dial timeout. */
-export class PeerUnreachableError extends TributaryError {
+export class PeerUnreachableError extends NetworkError {
   static override name = 'PeerUnreachableError'
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, { ...options, code: NETWORK_EXCEPTION, retriable: true })
-  }
 }
 
 /** `request()` on a client after `close()`. */
