@@ -43,6 +43,12 @@ export {
 } from './hlc.js'
 export { type ChangeListener, MetadataStore, type MetadataStoreOptions } from './metadata-store.js'
 export {
+  PARTITION_KEY_PREFIX,
+  PartitionStates,
+  type PartitionStateView,
+  partitionKey,
+} from './partition-states.js'
+export {
   MAX_PARTITIONS,
   MAX_REPLICATION_FACTOR,
   TOPIC_KEY_PREFIX,
