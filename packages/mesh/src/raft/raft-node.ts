@@ -1,0 +1,384 @@
+import type { PartitionLog } from '@tributary/log'
+import { InvalidRequestError, NotLeaderOrFollowerError } from '@tributary/wire'
+import { componentLogger, type Logger, silentLogger } from '../logger.js'
+import { ChangeNotifier } from './change-notifier.js'
+import { systemClock } from './clock.js'
+import { CommitWaiters } from './commit-waiters.js'
+import { checkMembers, resolveRaftConfig } from './config.js'
+import type { RaftCore } from './core.js'
+import { answerVote, requestVotes } from './election.js'
+import { answerReplicaFetch, FetchWaiters } from './fetch-handler.js'
+import type { LeaderState, ReplicaProgress } from './leader-state.js'
+import { announceResignation, beginEpoch, leaderCheck } from './leadership.js'
+import {
+  type BeginQuorumEpochRequest,
+  type EndQuorumEpochRequest,
+  type QuorumEpochResponse,
+  type ReplicaFetchRequest,
+  type ReplicaFetchResponse,
+  type VoteRequest,
+  type VoteResponse,
+  validateReplicaFetchRequest,
+} from './messages.js'
+import { OutboundRequests } from './outbound.js'
+import { answerBeginQuorumEpoch, answerEndQuorumEpoch } from './quorum-epoch-handlers.js'
+import { type EpochState, QuorumState } from './quorum-state.js'
+import { ReplicaFetcher } from './replica-fetcher.js'
+import { Serial } from './serial.js'
+import type { RaftRequestHandler, RaftRequestOptions, RaftTransport } from './transport.js'
+import {
+  DEFAULT_QUORUM_RULES,
+  type LeaderAppendResult,
+  type PartitionRaftInit,
+  type QuorumRules,
+  type RaftChange,
+  type RaftClock,
+  type RaftConfig,
+  type RaftRole,
+  type TimerHandle,
+  type WaitForCommitOptions,
+} from './types.js'
+
+const DEFAULT_COMMIT_TIMEOUT_MS = 30_000
+
+/**
+ * One partition replica's Raft, pull-based as in KRaft (KIP-595): elections with randomized
+ * timeouts and the up-to-date rule, followers and observers fetching from the leader, and the
+ * high watermark at the offset a majority of voters holds. `QuorumState` owns the role and
+ * persists it before it takes effect; this class drives timers, requests and the log.
+ *
+ * ```ts
+ * const raft = new PartitionRaft({ partition: 'orders-0', localId, voters, log, store, transport })
+ * await raft.start()
+ * const { lastOffset, leaderEpoch } = await raft.appendAsLeader(batch) // acks=1
+ * await raft.waitForCommit(lastOffset, { epoch: leaderEpoch })      // acks=all
+ * ```
+ */
+export class PartitionRaft implements RaftCore, RaftRequestHandler {
+  readonly partition: string
+  readonly localId: string
+  readonly log: PartitionLog
+  readonly quorum: QuorumState
+  readonly transport: RaftTransport
+  readonly clock: RaftClock
+  readonly random: () => number
+  readonly config: Readonly<RaftConfig>
+  readonly rules: QuorumRules
+  readonly logger: Logger
+  readonly observerIds: readonly string[]
+  private readonly serial = new Serial()
+  private readonly commits: CommitWaiters
+  private readonly fetchWaiters: FetchWaiters
+  private readonly fetcher: ReplicaFetcher
+  private readonly outbound: OutboundRequests
+  private readonly changes: ChangeNotifier
+  private phase: 'new' | 'starting' | 'running' | 'stopped' = 'new'
+  private timer: TimerHandle | undefined
+  private timerAt = Number.POSITIVE_INFINITY
+
+  constructor(init: PartitionRaftInit) {
+    this.config = resolveRaftConfig(init.config)
+    const observers = init.observers ?? []
+    checkMembers(init.partition, init.localId, init.voters, observers)
+    this.partition = init.partition
+    this.observerIds = [...observers]
+    this.localId = init.localId
+    this.log = init.log
+    this.transport = init.transport
+    this.clock = init.clock ?? systemClock
+    this.random = init.random ?? Math.random
+    this.rules = { ...DEFAULT_QUORUM_RULES, ...init.rules }
+    this.logger = componentLogger(init.logger ?? silentLogger, 'raft')
+    this.changes = new ChangeNotifier(this.logger, this.partition)
+    this.outbound = new OutboundRequests(this.clock, this.partition)
+    this.commits = new CommitWaiters(this.clock, this.config.maxPendingCommits, this.partition)
+    this.fetchWaiters = new FetchWaiters(this.clock, this.config.maxPendingFetches)
+    this.fetcher = new ReplicaFetcher(this)
+    this.quorum = new QuorumState({
+      partition: this.partition,
+      localId: this.localId,
+      voters: [...init.voters],
+      observers: [...observers],
+      store: init.store,
+      log: this.log,
+      clock: this.clock,
+      random: this.random,
+      config: this.config,
+      rules: this.rules,
+    })
+  }
+
+  get role(): RaftRole {
+    return this.phase === 'running' ? this.quorum.state.role : 'unattached'
+  }
+  get leaderId(): string | undefined {
+    return this.phase === 'running' ? this.quorum.state.leaderId : undefined
+  }
+  get epoch(): number {
+    return this.phase === 'running' ? this.quorum.state.epoch : -1
+  }
+  get highWatermark(): number {
+    return this.log.highWatermark
+  }
+  get isVoter(): boolean {
+    return this.quorum.localIsVoter
+  }
+  get stopped(): boolean {
+    return this.phase === 'stopped'
+  }
+
+  /** Loads the persisted quorum state and starts the role's timers and loops. Idempotent. */
+  async start(options: { signal?: AbortSignal } = {}): Promise<void> {
+    if (this.phase !== 'new') return
+    this.phase = 'starting'
+    try {
+      await this.quorum.initialize(options)
+    } catch (err) {
+      if (this.phase === 'starting') this.phase = 'new'
+      throw err
+    }
+    if (this.phase !== 'starting') return
+    this.phase = 'running'
+    this.logger.info({ partition: this.partition, epoch: this.epoch, role: this.role }, 'raft started')
+    await this.locked(() => this.entered(undefined))
+  }
+
+  /**
+   * Stops timers, loops and waiters. A leader first tells the other voters it resigns
+   * (EndQuorumEpoch) unless `resign: false` (the simulation's crash). The log stays open.
+   */
+  async stop(options: { resign?: boolean } = {}): Promise<void> {
+    if (this.phase === 'stopped') return
+    const leader = this.phase === 'running' && this.quorum.state.role === 'leader' ? this.quorum.state : undefined
+    this.phase = 'stopped'
+    if (this.timer !== undefined) this.clock.clearTimeout(this.timer)
+    this.timer = undefined
+    this.commits.failAll(new NotLeaderOrFollowerError(`${this.partition}: the replica on ${this.localId} stopped`))
+    this.fetchWaiters.wakeAll()
+    if (leader !== undefined && options.resign !== false) await announceResignation(this, leader)
+    this.outbound.abortAll(new NotLeaderOrFollowerError(`${this.partition}: replica stopped`))
+    await this.serial.idle()
+    this.logger.info({ partition: this.partition }, 'raft stopped')
+  }
+
+  /** Called after every change of role, leader, epoch or high watermark. Returns an unsubscribe function. */
+  onChange(listener: (change: RaftChange) => void): () => void {
+    return this.changes.subscribe(listener)
+  }
+
+  /** The leader's in-sync voters (itself first); empty on other roles. */
+  inSyncVoters(): string[] {
+    const s = this.phase === 'running' ? this.quorum.state : undefined
+    return s?.role === 'leader' ? s.inSyncVoters(this.clock.now(), this.config.replicaLagTimeMaxMs) : []
+  }
+
+  /** What the leader knows of each replica; empty on other roles. */
+  replicaProgress(): ReplicaProgress[] {
+    const s = this.phase === 'running' ? this.quorum.state : undefined
+    return s?.role === 'leader' ? s.replicas() : []
+  }
+
+  /** Appends producer batches as the leader (acks=1 once this resolves). NotLeaderOrFollowerError elsewhere. */
+  appendAsLeader(batches: Uint8Array, options: { signal?: AbortSignal } = {}): Promise<LeaderAppendResult> {
+    return this.locked(async () => {
+      const s = this.quorum.state
+      if (s.role !== 'leader') throw this.notLeader()
+      const result = await this.log.appendAsLeader(batches, s.epoch, { signal: options.signal })
+      if (this.quorum.state === s && s.updateLocalEndOffset(this.log.logEndOffset)) this.leaderHighWatermarkMoved(s)
+      this.wakeFetches()
+      return { ...result, leaderEpoch: s.epoch }
+    })
+  }
+
+  /**
+   * acks=all: resolves once the high watermark passes `offset` while the leader of the append's
+   * epoch still leads. Rejects with NotLeaderOrFollowerError if leadership is lost first (the
+   * write may or may not survive: the producer retries), RequestTimedOutError on timeout.
+   */
+  waitForCommit(offset: number, options: WaitForCommitOptions = {}): Promise<void> {
+    if (!Number.isSafeInteger(offset) || offset < 0) {
+      return Promise.reject(new InvalidRequestError(`${this.partition}: invalid offset ${offset}`))
+    }
+    const s = this.phase === 'running' ? this.quorum.state : undefined
+    const epoch = options.epoch ?? s?.epoch ?? -1
+    if (s?.role !== 'leader' || s.epoch !== epoch) return Promise.reject(this.notLeader())
+    if (this.log.highWatermark > offset) return Promise.resolve()
+    return this.commits.wait(offset, epoch, options.timeoutMs ?? DEFAULT_COMMIT_TIMEOUT_MS, options.signal)
+  }
+
+  // ---- inbound requests ----
+
+  /** Answers a candidate; the vote is persisted before the answer. */
+  async handleVote(request: VoteRequest, _options: { signal?: AbortSignal } = {}): Promise<VoteResponse> {
+    this.checkPartition(request.partition)
+    return this.locked(() => answerVote(this, request))
+  }
+
+  /** A new leader announces itself. */
+  async handleBeginQuorumEpoch(
+    request: BeginQuorumEpochRequest,
+    _options: { signal?: AbortSignal } = {},
+  ): Promise<QuorumEpochResponse> {
+    return answerBeginQuorumEpoch(this, request)
+  }
+
+  /** The leader resigns: stand for election soon. */
+  async handleEndQuorumEpoch(
+    request: EndQuorumEpochRequest,
+    _options: { signal?: AbortSignal } = {},
+  ): Promise<QuorumEpochResponse> {
+    return answerEndQuorumEpoch(this, request)
+  }
+
+  /** A replica fetches (on the leader); held open up to its maxWaitMs while it is caught up. */
+  async handleFetch(
+    request: ReplicaFetchRequest,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<ReplicaFetchResponse> {
+    const r = validateReplicaFetchRequest(request)
+    this.checkPartition(r.partition)
+    // The replica path serves records above the high watermark: only the partition's replicas may use it.
+    if (r.replicaId === this.localId || !(this.quorum.isVoter(r.replicaId) || this.observerIds.includes(r.replicaId))) {
+      throw new InvalidRequestError(`${this.partition}: ${r.replicaId} is not a replica of this partition`)
+    }
+    return answerReplicaFetch(this, this.fetchWaiters, r, options.signal)
+  }
+
+  // ---- RaftCore ----
+
+  locked<T>(task: () => Promise<T> | T): Promise<T> {
+    return this.serial.run(() => {
+      if (this.phase !== 'running') throw new NotLeaderOrFollowerError(`${this.partition}: replica is not running`)
+      return task()
+    })
+  }
+
+  request<T>(what: string, timeoutMs: number, call: (options: RaftRequestOptions) => Promise<T>): Promise<T> {
+    return this.outbound.run(what, timeoutMs, call)
+  }
+
+  async observeLeader(epoch: number, leaderId: string | undefined): Promise<void> {
+    const s = this.quorum.state
+    const leader =
+      leaderId !== undefined && leaderId !== this.localId && this.quorum.isVoter(leaderId) ? leaderId : undefined
+    if (epoch > s.epoch) {
+      if (leader !== undefined) await this.transition(() => this.quorum.transitionToFollower(epoch, leader))
+      else await this.becomeUnattached(epoch)
+    } else if (epoch === s.epoch && leader !== undefined && s.leaderId !== leader) {
+      if (s.role === 'unattached' || s.role === 'candidate') {
+        await this.transition(() => this.quorum.transitionToFollower(epoch, leader))
+      } else {
+        this.logger.error({ partition: this.partition, epoch, known: s.leaderId, claimed: leader }, 'two leaders')
+      }
+    }
+  }
+
+  becomeUnattached(epoch: number, votedFor?: string): Promise<void> {
+    return this.transition(() => this.quorum.transitionToUnattached(epoch, votedFor))
+  }
+
+  becomeCandidate(): Promise<void> {
+    return this.transition(() => this.quorum.transitionToCandidate())
+  }
+
+  becomeLeader(): Promise<void> {
+    return this.transition(() => this.quorum.transitionToLeader(this.log.logEndOffset))
+  }
+
+  leaderHighWatermarkMoved(state: LeaderState): void {
+    this.log.setHighWatermark(state.highWatermark)
+    this.commits.commitBelow(state.highWatermark, state.epoch)
+    this.wakeFetches()
+    this.emitChange()
+  }
+
+  followerHighWatermark(offset: number): void {
+    if (offset <= this.log.highWatermark) return
+    this.log.setHighWatermark(offset)
+    this.emitChange()
+  }
+
+  reschedule(): void {
+    if (this.phase !== 'running') return
+    const at = this.quorum.state.deadline()
+    // An earlier timer re-evaluates when it fires; only an earlier deadline needs a new one.
+    if (this.timer !== undefined && this.timerAt <= at) return
+    if (this.timer !== undefined) this.clock.clearTimeout(this.timer)
+    this.timerAt = at
+    this.timer = this.clock.setTimeout(
+      () => {
+        this.timer = undefined
+        this.timerAt = Number.POSITIVE_INFINITY
+        this.locked(() => this.tick()).catch((err: unknown) => {
+          if (!this.stopped) this.logger.warn({ partition: this.partition, err }, 'raft timer failed')
+          this.serial.run(() => this.reschedule())
+        })
+      },
+      Math.max(0, at - this.clock.now()),
+    )
+  }
+
+  wakeFetches(): void {
+    this.fetchWaiters.wakeAll()
+  }
+
+  // ---- internals ----
+
+  /** Runs a QuorumState transition, then starts the new state's work. Locked. */
+  private async transition(change: () => Promise<void>): Promise<void> {
+    const before = this.quorum.state
+    await change()
+    if (this.quorum.state !== before) await this.entered(before)
+  }
+
+  private async entered(before: EpochState | undefined): Promise<void> {
+    const s = this.quorum.state
+    if (before?.role === 'leader') {
+      this.commits.failAll(this.notLeader())
+    }
+    this.wakeFetches()
+    this.logger.debug({ partition: this.partition, role: s.role, epoch: s.epoch, leader: s.leaderId }, 'raft state')
+    if (s.role === 'leader') await beginEpoch(this, s)
+    else if (s.role === 'candidate') {
+      if (s.isVoteGranted()) return this.becomeLeader()
+      requestVotes(this, s)
+    } else if (s.role === 'follower') this.fetcher.start(s)
+    if (this.quorum.state !== s) return
+    this.reschedule()
+    this.emitChange()
+  }
+
+  private async tick(): Promise<void> {
+    const s = this.quorum.state
+    const now = this.clock.now()
+    if (now >= s.deadline()) {
+      if (s.role === 'leader') await leaderCheck(this, s, now)
+      else if (s.role === 'unattached' && !this.quorum.localIsVoter) {
+        this.fetcher.probe(this.quorum.voters)
+        s.electionDeadline = now + this.config.electionTimeoutMs
+      } else if (s.role === 'follower' && !this.quorum.localIsVoter) await this.becomeUnattached(s.epoch)
+      else await this.becomeCandidate()
+    }
+    this.reschedule()
+  }
+
+  private emitChange(): void {
+    const s = this.quorum.state
+    this.changes.publish({ role: s.role, leaderId: s.leaderId, epoch: s.epoch, highWatermark: this.log.highWatermark })
+  }
+
+  private notLeader(): NotLeaderOrFollowerError {
+    const s = this.phase === 'running' ? this.quorum.state : undefined
+    const hint =
+      s?.leaderId !== undefined
+        ? `the leader is ${s.leaderId} (epoch ${s.epoch})`
+        : 'no leader is known yet; retry shortly'
+    return new NotLeaderOrFollowerError(`${this.partition}: ${this.localId} is not the leader; ${hint}`)
+  }
+
+  private checkPartition(partition: string): void {
+    if (partition !== this.partition) {
+      throw new InvalidRequestError(`raft request for partition ${partition} reached ${this.partition}`)
+    }
+  }
+}

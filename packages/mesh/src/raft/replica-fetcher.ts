@@ -1,0 +1,157 @@
+/**
+ * The follower's side of replication (followers and observers alike): fetch from the leader
+ * with the log's end offset and last epoch, append what comes back, take the leader's high
+ * watermark capped at the own log end, and on a DivergingEpoch truncate to where the logs
+ * agree and fetch again. An observer with no leader probes a random voter to find one.
+ */
+import { ErrorCode, iterateBatches } from '@tributary/wire'
+import { sleep } from './clock.js'
+import type { RaftCore } from './core.js'
+import type { FollowerState } from './follower-state.js'
+import { type ReplicaFetchRequest, type ReplicaFetchResponse, validateReplicaFetchResponse } from './messages.js'
+
+export class ReplicaFetcher {
+  private running: FollowerState | undefined
+
+  constructor(private readonly core: RaftCore) {}
+
+  /** Starts the fetch loop for `state`; it ends by itself once the replica leaves that state. */
+  start(state: FollowerState): void {
+    if (this.running === state) return
+    this.running = state
+    this.run(state)
+      .catch((err: unknown) => this.core.logger.warn({ partition: this.core.partition, err }, 'fetch loop failed'))
+      .finally(() => {
+        if (this.running === state) this.running = undefined
+      })
+  }
+
+  /** An observer without a leader asks a random voter who leads. Locked (it only sends). */
+  probe(voters: readonly string[]): void {
+    const { core } = this
+    const others = voters.filter((v) => v !== core.localId)
+    const to = others[Math.floor(core.random() * others.length)]
+    if (to === undefined) return
+    const request = { ...this.position(core.quorum.epoch), maxWaitMs: 0 }
+    core
+      .request('fetch', core.config.requestTimeoutMs, (options) => core.transport.fetch(to, request, options))
+      .then((raw) => {
+        const response = validateReplicaFetchResponse(raw)
+        return core.locked(() => core.observeLeader(response.leaderEpoch, response.leaderId))
+      })
+      .catch((err: unknown) => core.logger.debug({ partition: core.partition, to, err }, 'leader probe failed'))
+  }
+
+  private async run(state: FollowerState): Promise<void> {
+    const { core } = this
+    let backoff = false
+    // Ends when the replica stops or leaves this state; every pass waits on the network or a backoff.
+    while (!core.stopped && core.quorum.state === state) {
+      if (backoff) await sleep(core.clock, core.config.retryBackoffMs, undefined)
+      backoff = !(await this.fetchOnce(state).catch(() => false))
+    }
+  }
+
+  /** One fetch round trip; false when the next should wait a backoff first. */
+  private async fetchOnce(state: FollowerState): Promise<boolean> {
+    const { core } = this
+    const request = await core.locked(() =>
+      core.quorum.state === state
+        ? { ...this.position(state.epoch), maxWaitMs: core.config.fetchMaxWaitMs }
+        : undefined,
+    )
+    if (request === undefined) return true
+    let response: ReplicaFetchResponse
+    try {
+      const timeoutMs = core.config.fetchMaxWaitMs + core.config.requestTimeoutMs
+      const raw = await core.request('fetch', timeoutMs, (o) => core.transport.fetch(state.leaderId, request, o))
+      response = validateReplicaFetchResponse(raw)
+    } catch (err) {
+      core.logger.debug({ partition: core.partition, leader: state.leaderId, err }, 'fetch failed')
+      return false
+    }
+    return core
+      .locked(() => this.onResponse(state, request, response))
+      .catch((err: unknown) => {
+        if (!core.stopped) core.logger.warn({ partition: core.partition, err }, 'applying a fetch response failed')
+        return false
+      })
+  }
+
+  private position(epoch: number): Omit<ReplicaFetchRequest, 'maxWaitMs'> {
+    const { core } = this
+    return {
+      partition: core.partition,
+      replicaId: core.localId,
+      currentLeaderEpoch: epoch,
+      fetchOffset: core.log.logEndOffset,
+      lastFetchedEpoch: core.log.latestEpoch(),
+      maxBytes: core.config.fetchMaxBytes,
+    }
+  }
+
+  /** Locked. Applies a fetch response; true when the next fetch may go at once. */
+  private async onResponse(
+    state: FollowerState,
+    req: ReplicaFetchRequest,
+    res: ReplicaFetchResponse,
+  ): Promise<boolean> {
+    const { core } = this
+    const { log } = core
+    if (res.leaderEpoch > state.epoch || res.errorCode === ErrorCode.FENCED_LEADER_EPOCH) {
+      await core.observeLeader(res.leaderEpoch, res.leaderId)
+      return false
+    }
+    if (core.quorum.state !== state) return true
+    const fromLeader = res.leaderEpoch === state.epoch && res.leaderId === state.leaderId
+    if (!fromLeader || (res.errorCode !== ErrorCode.NONE && res.errorCode !== ErrorCode.OFFSET_OUT_OF_RANGE)) {
+      return false
+    }
+    // Our log moved since the request went out (a duplicate or late answer): ask again.
+    if (log.logEndOffset !== req.fetchOffset || log.latestEpoch() !== req.lastFetchedEpoch) return true
+    state.recordFetchSuccess(core.clock.now(), core.config.fetchTimeoutMs)
+
+    if (res.errorCode === ErrorCode.OFFSET_OUT_OF_RANGE) return this.restartAt(res.logStartOffset)
+    if (res.divergingEpoch !== undefined) return this.truncateDiverged(res.divergingEpoch)
+    if (res.records.length > 0) {
+      for (const { header } of iterateBatches(res.records)) {
+        // A leader only holds batches of its own or earlier epochs.
+        if (header.partitionLeaderEpoch > state.epoch) {
+          core.logger.warn({ partition: core.partition, epoch: header.partitionLeaderEpoch }, 'batch from the future')
+          return false
+        }
+      }
+      await log.appendAsFollower(res.records)
+    }
+    core.followerHighWatermark(Math.min(res.highWatermark, log.logEndOffset))
+    return true
+  }
+
+  /** The leader no longer holds our fetch offset (retention moved its start): start over there. */
+  private async restartAt(leaderLogStart: number): Promise<boolean> {
+    const { log, logger, partition } = this.core
+    if (leaderLogStart <= log.logEndOffset && log.latestEpoch() >= 0) {
+      logger.warn({ partition, leaderLogStart, logEndOffset: log.logEndOffset }, 'unexpected out-of-range fetch')
+      return false
+    }
+    logger.info({ partition, leaderLogStart }, 'restarting the log at the leader log start')
+    await log.truncateFullyAndStartAt(leaderLogStart)
+    return true
+  }
+
+  /** KIP-595: truncate to the end of the largest epoch both logs share, then fetch again. */
+  private async truncateDiverged(diverging: { epoch: number; endOffset: number }): Promise<boolean> {
+    const { log, logger, partition } = this.core
+    const own = log.endOffsetForEpoch(diverging.epoch)
+    const target =
+      diverging.epoch < 0 || own.epoch < 0 ? log.logStartOffset : Math.min(diverging.endOffset, own.endOffset)
+    if (target < log.highWatermark) {
+      // Committed records never diverge; refusing keeps them, and the error says a safety rule broke.
+      logger.error({ partition, target, highWatermark: log.highWatermark, diverging }, 'divergence below the HW')
+      return false
+    }
+    logger.info({ partition, logEndOffset: log.logEndOffset, target, diverging }, 'truncating a diverged log')
+    await log.truncateTo(target)
+    return true
+  }
+}

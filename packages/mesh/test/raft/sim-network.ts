@@ -1,0 +1,279 @@
+/**
+ * The deterministic world the Raft simulation runs in: a seeded PRNG, a fake clock with an
+ * event queue, and an in-memory network implementing RaftTransport that drops, delays,
+ * duplicates, reorders (through random delays) and partitions. Every message goes through the
+ * protobuf codec both ways, as it would over libp2p.
+ */
+import { RequestTimedOutError } from '@tributary/wire'
+import {
+  decodeBeginQuorumEpochRequest,
+  decodeEndQuorumEpochRequest,
+  decodeQuorumEpochResponse,
+  decodeReplicaFetchRequest,
+  decodeReplicaFetchResponse,
+  decodeVoteRequest,
+  decodeVoteResponse,
+  encodeBeginQuorumEpochRequest,
+  encodeEndQuorumEpochRequest,
+  encodeQuorumEpochResponse,
+  encodeReplicaFetchRequest,
+  encodeReplicaFetchResponse,
+  encodeVoteRequest,
+  encodeVoteResponse,
+  type PartitionRaft,
+  type RaftClock,
+  type RaftRequestOptions,
+  type RaftTransport,
+} from '../../src/raft/index.js'
+
+/** mulberry32: a small, fast, well-distributed 32-bit PRNG; [0, 1). */
+export class Rng {
+  private a: number
+  constructor(seed: number) {
+    this.a = seed >>> 0
+  }
+  next(): number {
+    this.a = (this.a + 0x6d2b79f5) | 0
+    let t = Math.imul(this.a ^ (this.a >>> 15), 1 | this.a)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+  /** Integer in [min, max]. */
+  int(min: number, max: number): number {
+    return min + Math.floor(this.next() * (max - min + 1))
+  }
+  chance(p: number): boolean {
+    return this.next() < p
+  }
+  pick<T>(items: readonly T[]): T {
+    return items[Math.floor(this.next() * items.length)] as T
+  }
+}
+
+interface SimEvent {
+  at: number
+  seq: number
+  fn: () => void
+  cancelled: boolean
+}
+
+/** A fake clock: timers are events in a queue ordered by (time, scheduling order). */
+export class SimClock implements RaftClock {
+  private time = 0
+  private seq = 0
+  private readonly heap: SimEvent[] = []
+
+  now(): number {
+    return this.time
+  }
+
+  setTimeout(fn: () => void, ms: number): SimEvent {
+    const event: SimEvent = { at: this.time + Math.max(0, ms), seq: this.seq++, fn, cancelled: false }
+    this.push(event)
+    return event
+  }
+
+  clearTimeout(handle: unknown): void {
+    if (handle !== undefined && handle !== null) (handle as SimEvent).cancelled = true
+  }
+
+  /** Removes and returns the next live event due at or before `until`, advancing time to it. */
+  next(until: number): SimEvent | undefined {
+    for (;;) {
+      const top = this.heap[0]
+      if (top === undefined || top.at > until) return undefined
+      this.pop()
+      if (top.cancelled) continue
+      this.time = top.at
+      return top
+    }
+  }
+
+  advanceTo(t: number): void {
+    if (t > this.time) this.time = t
+  }
+
+  private push(e: SimEvent): void {
+    const h = this.heap
+    h.push(e)
+    let i = h.length - 1
+    while (i > 0) {
+      const p = (i - 1) >> 1
+      if (!earlier(h[i]!, h[p]!)) break
+      ;[h[i], h[p]] = [h[p]!, h[i]!]
+      i = p
+    }
+  }
+
+  private pop(): void {
+    const h = this.heap
+    const last = h.pop()!
+    if (h.length === 0) return
+    h[0] = last
+    let i = 0
+    for (;;) {
+      const l = 2 * i + 1
+      const r = l + 1
+      let m = i
+      if (l < h.length && earlier(h[l]!, h[m]!)) m = l
+      if (r < h.length && earlier(h[r]!, h[m]!)) m = r
+      if (m === i) return
+      ;[h[i], h[m]] = [h[m]!, h[i]!]
+      i = m
+    }
+  }
+}
+
+function earlier(a: SimEvent, b: SimEvent): boolean {
+  return a.at < b.at || (a.at === b.at && a.seq < b.seq)
+}
+
+export interface NetworkConditions {
+  dropRate: number
+  duplicateRate: number
+  minDelayMs: number
+  maxDelayMs: number
+  /** Chance that a message takes a long detour (reordering it behind later ones). */
+  slowRate: number
+  slowDelayMs: number
+}
+
+interface Endpoint {
+  raft: PartitionRaft | undefined
+  up: boolean
+  incarnation: number
+}
+
+type Kind = 'vote' | 'begin' | 'end' | 'fetch'
+
+interface Codec {
+  encodeReq(r: unknown): Uint8Array
+  decodeReq(b: Uint8Array): unknown
+  encodeRes(r: unknown): Uint8Array
+  decodeRes(b: Uint8Array): unknown
+  handle(raft: PartitionRaft, req: unknown): Promise<unknown>
+}
+
+const CODECS: Record<Kind, Codec> = {
+  vote: {
+    encodeReq: (r) => encodeVoteRequest(r as never),
+    decodeReq: decodeVoteRequest,
+    encodeRes: (r) => encodeVoteResponse(r as never),
+    decodeRes: decodeVoteResponse,
+    handle: (raft, req) => raft.handleVote(req as never),
+  },
+  begin: {
+    encodeReq: (r) => encodeBeginQuorumEpochRequest(r as never),
+    decodeReq: decodeBeginQuorumEpochRequest,
+    encodeRes: (r) => encodeQuorumEpochResponse(r as never),
+    decodeRes: decodeQuorumEpochResponse,
+    handle: (raft, req) => raft.handleBeginQuorumEpoch(req as never),
+  },
+  end: {
+    encodeReq: (r) => encodeEndQuorumEpochRequest(r as never),
+    decodeReq: decodeEndQuorumEpochRequest,
+    encodeRes: (r) => encodeQuorumEpochResponse(r as never),
+    decodeRes: decodeQuorumEpochResponse,
+    handle: (raft, req) => raft.handleEndQuorumEpoch(req as never),
+  },
+  fetch: {
+    encodeReq: (r) => encodeReplicaFetchRequest(r as never),
+    decodeReq: decodeReplicaFetchRequest,
+    encodeRes: (r) => encodeReplicaFetchResponse(r as never),
+    decodeRes: decodeReplicaFetchResponse,
+    handle: (raft, req) => raft.handleFetch(req as never),
+  },
+}
+
+/** The in-memory network between simulated replicas. */
+export class SimNetwork {
+  readonly endpoints = new Map<string, Endpoint>()
+  /** Peer → side of the current partition; undefined = fully connected. */
+  private sides: Map<string, number> | undefined
+  messages = 0
+
+  constructor(
+    private readonly clock: SimClock,
+    private readonly rng: Rng,
+    public conditions: NetworkConditions,
+  ) {}
+
+  add(id: string): Endpoint {
+    const endpoint: Endpoint = { raft: undefined, up: false, incarnation: 0 }
+    this.endpoints.set(id, endpoint)
+    return endpoint
+  }
+
+  partition(sides: Map<string, number> | undefined): void {
+    this.sides = sides
+  }
+
+  reachable(a: string, b: string): boolean {
+    const ea = this.endpoints.get(a)
+    const eb = this.endpoints.get(b)
+    if (!ea?.up || !eb?.up || eb.raft === undefined) return false
+    return this.sides === undefined || this.sides.get(a) === this.sides.get(b)
+  }
+
+  transportFor(from: string): RaftTransport {
+    return {
+      vote: (to, req, o) => this.call('vote', from, to, req, o) as never,
+      beginQuorumEpoch: (to, req, o) => this.call('begin', from, to, req, o) as never,
+      endQuorumEpoch: (to, req, o) => this.call('end', from, to, req, o) as never,
+      fetch: (to, req, o) => this.call('fetch', from, to, req, o) as never,
+    }
+  }
+
+  private delay(): number {
+    const c = this.conditions
+    if (this.rng.chance(c.slowRate)) return this.rng.int(c.maxDelayMs, c.slowDelayMs)
+    return this.rng.int(c.minDelayMs, c.maxDelayMs)
+  }
+
+  private call(kind: Kind, from: string, to: string, request: unknown, options: RaftRequestOptions): Promise<unknown> {
+    const codec = CODECS[kind]
+    const sender = this.endpoints.get(from)!
+    const incarnation = sender.incarnation
+    const alive = (): boolean => sender.up && sender.incarnation === incarnation
+    const bytes = codec.encodeReq(request)
+    return new Promise((resolve, reject) => {
+      let settled = false
+      const settle = (fn: () => void): void => {
+        if (settled) return
+        settled = true
+        this.clock.clearTimeout(timer)
+        options.signal.removeEventListener('abort', onAbort)
+        fn()
+      }
+      const onAbort = (): void => settle(() => reject(options.signal.reason))
+      const timer = this.clock.setTimeout(
+        () => settle(() => reject(new RequestTimedOutError(`${kind} to ${to} timed out`))),
+        options.timeoutMs,
+      )
+      options.signal.addEventListener('abort', onAbort, { once: true })
+
+      const deliver = (): void => {
+        if (!alive() || !this.reachable(from, to)) return
+        const target = this.endpoints.get(to)!
+        const raft = target.raft!
+        const targetIncarnation = target.incarnation
+        this.messages++
+        const reply = (answer: () => void): void => {
+          if (this.rng.chance(this.conditions.dropRate)) return
+          this.clock.setTimeout(() => {
+            if (alive() && target.incarnation === targetIncarnation && this.reachable(to, from)) settle(answer)
+          }, this.delay())
+        }
+        codec.handle(raft, codec.decodeReq(bytes)).then(
+          (response) => {
+            const encoded = codec.encodeRes(response)
+            reply(() => resolve(codec.decodeRes(encoded)))
+          },
+          (err: unknown) => reply(() => reject(err)),
+        )
+      }
+      if (!this.rng.chance(this.conditions.dropRate)) this.clock.setTimeout(deliver, this.delay())
+      if (this.rng.chance(this.conditions.duplicateRate)) this.clock.setTimeout(deliver, this.delay())
+    })
+  }
+}
