@@ -73,7 +73,7 @@ export async function startPeerProcess(options: StartPeerOptions): Promise<void>
         logEndOffset: p.log.logEndOffset,
         highWatermark: p.log.highWatermark,
         sizeBytes: p.log.sizeBytes,
-        leader: running.partitions.leaderOf(p.topic, p.partition) === running.peerId,
+        leader: p.isLeader,
       })),
     onRequest: (listener) => running.onRequest(listener),
   })

@@ -13,6 +13,7 @@ export const PROTOCOLS = {
   admin: '/tributary/admin/1.0.0',
   metaSync: '/tributary/meta-sync/1.0.0',
   raft: '/tributary/raft/1.0.0',
+  raftFetch: '/tributary/raft-fetch/1.0.0',
   perf: '/tributary/perf/1.0.0',
 } as const
 

@@ -7,14 +7,17 @@ import { listOffsetsHandler } from './handlers/offsets.js'
 import { produceHandler } from './handlers/produce.js'
 import { componentLogger, type Logger, silentLogger } from './logger.js'
 import { Membership } from './membership/index.js'
-import { MetadataStore, TOPIC_KEY_PREFIX, TopicRegistry } from './metadata/index.js'
+import { MetadataStore, PartitionStates, TOPIC_KEY_PREFIX, TopicRegistry } from './metadata/index.js'
 import { MetadataSync, type SnapshotPersistence } from './metadata-sync.js'
 import { createMeshNode, type MeshNode, type MeshNodeOptions } from './node/index.js'
+import type { HostedPartition } from './partitions/hosted-partition.js'
 import type { PartitionLogFactory } from './partitions/log-factory.js'
 import { MemoryLogFactory } from './partitions/memory-log-factory.js'
 import { PartitionManager } from './partitions/partition-manager.js'
 import type { TopicView } from './partitions/topic-view.js'
 import { registerPerfProtocol } from './perf.js'
+import type { RaftConfig } from './raft/index.js'
+import { RaftRpc } from './raft-rpc.js'
 import { type RpcHandler, registerRpcHandler, type UnregisterRpcHandler } from './rpc/index.js'
 
 export interface PeerOptions
@@ -28,8 +31,13 @@ export interface PeerOptions
   heartbeatIntervalMs?: number
   failureTimeoutMs?: number
   retentionCheckIntervalMs?: number
+  /** Per-partition Raft timing (election and fetch timeouts, long-poll wait, ISR lag). */
+  raft?: Partial<RaftConfig>
   logger?: Logger
 }
+
+/** How often leaders re-check and publish their partitions' in-sync sets. */
+const LEADERSHIP_PUBLISH_INTERVAL_MS = 1000
 
 export interface RequestEvent {
   protocol: string
@@ -64,7 +72,10 @@ export class Peer implements HandlerContext {
   readonly store: MetadataStore
   readonly registry: TopicRegistry
   readonly partitions: PartitionManager
+  readonly partitionStates: PartitionStates
+  private readonly raftRpc: RaftRpc
   private readonly sync: MetadataSync
+  private leadershipTimer: ReturnType<typeof setInterval> | undefined
   private readonly unregister: UnregisterRpcHandler[] = []
   private readonly requestListeners = new Set<(event: RequestEvent) => void>()
   private readonly logger: Logger
@@ -88,10 +99,15 @@ export class Peer implements HandlerContext {
     })
     this.store = new MetadataStore({ peerId: this.peerId, logger })
     this.registry = new TopicRegistry(this.store, { logger })
+    this.partitionStates = new PartitionStates(this.store, { logger })
+    this.raftRpc = new RaftRpc(node, componentLogger(logger, 'raft'))
     this.partitions = new PartitionManager({
       peerId: this.peerId,
       factory: storage,
       logger: componentLogger(logger, 'partitions'),
+      transport: this.raftRpc,
+      ...(options.raft === undefined ? {} : { raftConfig: options.raft }),
+      onRaftChange: (hosted) => this.publishLeadership(hosted),
       ...(options.retentionCheckIntervalMs === undefined
         ? {}
         : { retentionCheckIntervalMs: options.retentionCheckIntervalMs }),
@@ -113,9 +129,14 @@ export class Peer implements HandlerContext {
           : this.partitions.applyTopic(change.topic)
       applied.catch((err: unknown) => this.logger.error({ err, change: change.type }, 'could not apply a topic change'))
     })
+    await this.raftRpc.start((key) => this.partitions.byRaft(key))
     await this.sync.load()
     await this.removeStaleReplicas()
     this.partitions.start()
+    this.leadershipTimer = setInterval(() => {
+      for (const hosted of this.partitions.list()) if (hosted.isLeader) this.publishLeadership(hosted)
+    }, LEADERSHIP_PUBLISH_INTERVAL_MS)
+    this.leadershipTimer.unref?.()
     const handlers: Array<[string, RpcHandler]> = [
       [PROTOCOLS.produce, produceHandler(this)],
       [PROTOCOLS.fetch, fetchHandler(this)],
@@ -228,7 +249,46 @@ export class Peer implements HandlerContext {
   }
 
   async deleteTopic(name: string): Promise<void> {
-    this.registry.deleteTopic(name)
+    const deleted = this.registry.deleteTopic(name)
+    this.partitionStates.forget(name, deleted.partitions)
+  }
+
+  /** A leader records its partition's leadership in the gossiped metadata (only real changes are written). */
+  private publishLeadership(hosted: HostedPartition): void {
+    const { raft } = hosted
+    if (!hosted.isLeader || this.stopping !== undefined) return
+    const view = this.partitions.topic(hosted.topic)
+    if (view === undefined || view.topicId !== hosted.topicId) return
+    try {
+      this.partitionStates.publish({
+        topic: hosted.topic,
+        partition: hosted.partition,
+        topicId: hosted.topicId,
+        leader: this.peerId,
+        leaderEpoch: raft.epoch,
+        voters: [...(view.replicas[hosted.partition] ?? [])],
+        inSync: raft.inSyncVoters(),
+        observers: [],
+        highWatermark: hosted.log.highWatermark,
+        logEndOffset: hosted.log.logEndOffset,
+      })
+    } catch (err) {
+      this.logger.warn({ err, partition: hosted.name }, 'could not publish partition leadership')
+    }
+  }
+
+  leaderOf(topic: string, partition: number): { leader: string; epoch: number; inSync: string[] } | undefined {
+    const hosted = this.partitions.get(topic, partition)
+    const gossiped = this.partitionStates.get(topic, partition)
+    const current =
+      gossiped !== undefined && gossiped.topicId === this.partitions.topic(topic)?.topicId ? gossiped : undefined
+    if (hosted?.raft.leaderId !== undefined && hosted.raft.epoch >= (current?.leaderEpoch ?? -1)) {
+      const inSync = hosted.isLeader ? hosted.raft.inSyncVoters() : (current?.inSync ?? [])
+      return { leader: hosted.raft.leaderId, epoch: hosted.raft.epoch, inSync }
+    }
+    return current === undefined
+      ? undefined
+      : { leader: current.leader, epoch: current.leaderEpoch, inSync: current.inSync }
   }
 
   async alterConfigs(name: string, configs: Record<string, string>): Promise<void> {
@@ -244,9 +304,11 @@ export class Peer implements HandlerContext {
     this.stopping ??= (async () => {
       for (const unregister of this.unregister.splice(0)) await unregister().catch(() => {})
       await this.membership.stop().catch((err: unknown) => this.logger.warn({ err }, 'membership stop failed'))
+      clearInterval(this.leadershipTimer)
       await this.sync.stop().catch((err: unknown) => this.logger.warn({ err }, 'metadata sync stop failed'))
       this.registry.close()
       await this.partitions.stop()
+      await this.raftRpc.stop()
       await this.node.stop()
       this.logger.info({ peerId: this.peerId }, 'peer stopped')
     })()

@@ -26,6 +26,11 @@ export interface HandlerContext {
   createTopic(spec: TopicSpec): Promise<TopicView>
   deleteTopic(name: string): Promise<void>
   alterConfigs(name: string, configs: Record<string, string>): Promise<void>
+  /**
+   * Who leads a partition as far as this peer knows: its own replica's Raft state if it holds
+   * one, else the leadership record gossiped by the leader; undefined while unknown.
+   */
+  leaderOf(topic: string, partition: number): { leader: string; epoch: number; inSync: string[] } | undefined
   /** Milliseconds since the epoch. */
   now(): number
 }

@@ -29,14 +29,17 @@ export function metadataHandler(ctx: HandlerContext) {
         errorMessage: '',
         replicationFactor: view.replicationFactor,
         configs: new Map(Object.entries(view.configs)),
-        partitions: view.replicas.map((replicas, partition) => ({
-          partition,
-          leader: ctx.partitions.leaderOf(name, partition) ?? '',
-          leaderEpoch: ctx.partitions.get(name, partition)?.leaderEpoch ?? 0,
-          replicas: [...replicas],
-          inSync: [...replicas],
-          observers: [],
-        })),
+        partitions: view.replicas.map((replicas, partition) => {
+          const leadership = ctx.leaderOf(name, partition)
+          return {
+            partition,
+            leader: leadership?.leader ?? '',
+            leaderEpoch: leadership?.epoch ?? -1,
+            replicas: [...replicas],
+            inSync: leadership?.inSync ?? [],
+            observers: [],
+          }
+        }),
       }
     })
     const peers = ctx.members().map((m) => ({ ...m }))

@@ -1,4 +1,4 @@
-import { NotLeaderOrFollowerError, UnknownTopicOrPartitionError } from '@tributary/wire'
+import { LeaderNotAvailableError, NotLeaderOrFollowerError, UnknownTopicOrPartitionError } from '@tributary/wire'
 import type { HostedPartition } from '../partitions/hosted-partition.js'
 import type { HandlerContext } from './context.js'
 
@@ -21,15 +21,21 @@ export function leaderPartition(ctx: HandlerContext, topic: string, partition: n
       leaderHint: '',
     }
   }
-  const leader = ctx.partitions.leaderOf(topic, partition) ?? ''
   const hosted = ctx.partitions.get(topic, partition)
-  if (leader !== ctx.peerId || hosted === undefined) {
+  if (hosted?.isLeader === true) return { hosted }
+  const leader = ctx.leaderOf(topic, partition)?.leader ?? ''
+  if (leader === '' || leader === ctx.peerId) {
     return {
-      error: new NotLeaderOrFollowerError(`${topic}-${partition} is led by ${short(leader)}, not ${short(ctx.peerId)}`),
-      leaderHint: leader,
+      error: new LeaderNotAvailableError(
+        `${topic}-${partition} has no leader yet (election in progress); retry shortly`,
+      ),
+      leaderHint: '',
     }
   }
-  return { hosted }
+  return {
+    error: new NotLeaderOrFollowerError(`${topic}-${partition} is led by ${short(leader)}, not ${short(ctx.peerId)}`),
+    leaderHint: leader,
+  }
 }
 
 function short(peerId: string): string {

@@ -4,11 +4,12 @@ import { decodeRequest, errorFields, InvalidRequestError } from './errors.js'
 import { leaderPartition } from './partition-lookup.js'
 
 const MAX_TIMEOUT_MS = 300_000
+const DEFAULT_TIMEOUT_MS = 30_000
 
 /**
  * `/tributary/produce`: appends a producer's batches to a partition this peer leads, as the
- * stored bytes. acks 0 and 1 answer once the leader appended; acks=all once the batch is
- * within the high watermark — immediate for a sole replica.
+ * stored bytes, through its Raft replica (which stamps the leader epoch). acks 0 and 1 answer
+ * once the leader appended; acks=all once the batch is within the high watermark.
  */
 export function produceHandler(ctx: HandlerContext) {
   return async (bytes: Uint8Array, { signal }: { signal: AbortSignal }): Promise<Uint8Array> => {
@@ -22,18 +23,23 @@ export function produceHandler(ctx: HandlerContext) {
       return ProduceResponse.encode({ ...errorFields(lookup.error), leaderHint: lookup.leaderHint, baseOffset: -1n })
     const { hosted } = lookup
     try {
-      const result = await hosted.log.appendAsLeader(request.records, hosted.leaderEpoch, { signal })
-      // Replication (a later layer) moves the high watermark for replicated partitions.
-      const view = ctx.partitions.topic(request.topic)
-      if ((view?.replicas[request.partition]?.length ?? 1) === 1) hosted.log.setHighWatermark(hosted.log.logEndOffset)
+      const result = await hosted.raft.appendAsLeader(request.records, { signal })
       hosted.notify()
+      if (request.acks === -1) {
+        // acks=all: acknowledged once the batch is within the high watermark (held by a majority of voters).
+        await hosted.raft.waitForCommit(result.lastOffset, {
+          epoch: result.leaderEpoch,
+          timeoutMs: request.timeoutMs || DEFAULT_TIMEOUT_MS,
+          signal,
+        })
+      }
       return ProduceResponse.encode({
         baseOffset: BigInt(result.firstOffset),
         logAppendTime: BigInt(result.logAppendTime),
         logStartOffset: BigInt(hosted.log.logStartOffset),
       })
     } catch (err) {
-      return ProduceResponse.encode({ ...errorFields(err), baseOffset: -1n })
+      return ProduceResponse.encode({ ...errorFields(err), baseOffset: -1n, leaderHint: hosted.raft.leaderId ?? '' })
     }
   }
 }

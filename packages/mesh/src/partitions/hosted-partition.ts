@@ -1,8 +1,15 @@
 import type { PartitionLog } from '@tributary/log'
+import type { PartitionRaft } from '../raft/index.js'
+
+/** The key a partition's Raft messages are routed by: topic id (not name) and partition. */
+export function raftKey(topicId: string, partition: number): string {
+  return `${topicId}:${partition}`
+}
 
 /**
- * One partition replica this peer holds: its log, the epoch it leads in, and the waiters of
- * long-polling fetches, woken when the high watermark moves.
+ * One partition replica this peer holds: its log, its Raft replica (which decides whether it
+ * leads, and moves the high watermark), and the waiters of long-polling fetches, woken when
+ * data or the high watermark moves.
  */
 export class HostedPartition {
   private waiters = new Set<() => void>()
@@ -14,11 +21,19 @@ export class HostedPartition {
     readonly partition: number,
     readonly topicId: string,
     readonly log: PartitionLog,
-    public leaderEpoch: number,
+    readonly raft: PartitionRaft,
   ) {}
 
   get name(): string {
     return `${this.topic}-${this.partition}`
+  }
+
+  get isLeader(): boolean {
+    return this.raft.role === 'leader'
+  }
+
+  get leaderEpoch(): number {
+    return this.raft.epoch
   }
 
   /** Wakes every waiting fetch (new data is readable, or the partition is going away). */

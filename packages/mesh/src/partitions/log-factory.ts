@@ -1,4 +1,5 @@
 import type { LogConfig, Logger, PartitionLog } from '@tributary/log'
+import type { QuorumStateStore } from '../raft/index.js'
 
 export interface PartitionLogSpec {
   topic: string
@@ -19,6 +20,8 @@ export interface PartitionLogFactory {
   open(spec: PartitionLogSpec): Promise<PartitionLog>
   /** The replicas found in storage, with the topic id they were created for. */
   stored(): Promise<Array<{ topic: string; partition: number; topicId: string }>>
+  /** Where the replica's Raft state (epoch, vote) is persisted, beside its log. */
+  quorumStore(topic: string, partition: number): QuorumStateStore
   /** Deletes a replica's data (the log must be closed). */
   remove(topic: string, partition: number): Promise<void>
 }

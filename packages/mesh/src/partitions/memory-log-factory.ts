@@ -1,11 +1,23 @@
 import type { PartitionLog } from '@tributary/log'
 import { emptyPartitionData, type MemoryPartitionData, openMemoryLog } from '@tributary/log/memory'
+import { MemoryQuorumStateStore, type QuorumStateStore } from '../raft/index.js'
 import type { PartitionLogFactory, PartitionLogSpec } from './log-factory.js'
 
 /** Partition logs in memory: for tests and peers that keep nothing. Survives close/reopen. */
 export class MemoryLogFactory implements PartitionLogFactory {
   readonly kind = 'memory'
   private readonly data = new Map<string, { topicId: string; data: MemoryPartitionData }>()
+  private readonly quorum = new Map<string, MemoryQuorumStateStore>()
+
+  quorumStore(topic: string, partition: number): QuorumStateStore {
+    const key = `${topic}-${partition}`
+    let store = this.quorum.get(key)
+    if (store === undefined) {
+      store = new MemoryQuorumStateStore()
+      this.quorum.set(key, store)
+    }
+    return store
+  }
 
   async open(spec: PartitionLogSpec): Promise<PartitionLog> {
     const key = `${spec.topic}-${spec.partition}`
@@ -26,5 +38,6 @@ export class MemoryLogFactory implements PartitionLogFactory {
 
   async remove(topic: string, partition: number): Promise<void> {
     this.data.delete(`${topic}-${partition}`)
+    this.quorum.delete(`${topic}-${partition}`)
   }
 }

@@ -1,5 +1,6 @@
 import { type Logger, resolveLogConfig, silentLogger } from '@tributary/log'
-import { HostedPartition } from './hosted-partition.js'
+import { PartitionRaft, type RaftConfig, type RaftTransport } from '../raft/index.js'
+import { HostedPartition, raftKey } from './hosted-partition.js'
 import type { PartitionLogFactory } from './log-factory.js'
 import type { TopicView } from './topic-view.js'
 
@@ -9,7 +10,15 @@ export interface PartitionManagerOptions {
   logger?: Logger
   /** How often retention and compaction run over hosted logs (Kafka's log.retention.check.interval.ms). */
   retentionCheckIntervalMs?: number
+  /** How replicas reach each other's Raft replicas. */
+  transport: RaftTransport
+  raftConfig?: Partial<RaftConfig>
+  /** Called whenever a hosted replica's role, leader, epoch or high watermark changes. */
+  onRaftChange?: (hosted: HostedPartition) => void
 }
+
+/** A sole voter has nobody to wait for: it elects itself at once instead of after an election timeout. */
+const SOLE_VOTER_ELECTION_MS = 10
 
 const key = (topic: string, partition: number): string => `${topic}\u0000${partition}`
 
@@ -21,6 +30,7 @@ const key = (topic: string, partition: number): string => `${topic}\u0000${parti
  */
 export class PartitionManager {
   private readonly hosted = new Map<string, HostedPartition>()
+  private readonly byRaftKey = new Map<string, HostedPartition>()
   private readonly topics = new Map<string, TopicView>()
   private readonly logger: Logger
   private tail: Promise<unknown> = Promise.resolve()
@@ -76,10 +86,32 @@ export class PartitionManager {
           configs: view.configs,
           logger: this.logger,
         })
-        // A sole replica commits by itself: everything it holds is below the high watermark.
-        if (replicas.length === 1) log.setHighWatermark(log.logEndOffset)
-        this.hosted.set(key(view.name, p), new HostedPartition(view.name, p, view.topicId, log, 0))
-        this.logger.info({ topic: view.name, partition: p, logEndOffset: log.logEndOffset }, 'hosting partition')
+        const raft = new PartitionRaft({
+          partition: raftKey(view.topicId, p),
+          localId: this.peerId,
+          voters: [...replicas],
+          observers: [],
+          log,
+          store: this.options.factory.quorumStore(view.name, p),
+          transport: this.options.transport,
+          logger: this.logger,
+          config:
+            replicas.length === 1
+              ? { ...this.options.raftConfig, electionTimeoutMs: SOLE_VOTER_ELECTION_MS }
+              : { ...this.options.raftConfig },
+        })
+        const hosted = new HostedPartition(view.name, p, view.topicId, log, raft)
+        raft.onChange(() => {
+          hosted.notify()
+          this.options.onRaftChange?.(hosted)
+        })
+        this.hosted.set(key(view.name, p), hosted)
+        this.byRaftKey.set(raft.partition, hosted)
+        await raft.start()
+        this.logger.info(
+          { topic: view.name, partition: p, logEndOffset: log.logEndOffset, voters: replicas.length },
+          'hosting partition',
+        )
       }
     })
   }
@@ -113,7 +145,9 @@ export class PartitionManager {
 
   private async closeAndRemove(hosted: HostedPartition, why: string): Promise<void> {
     this.hosted.delete(key(hosted.topic, hosted.partition))
+    this.byRaftKey.delete(hosted.raft.partition)
     hosted.notify()
+    await hosted.raft.stop({ resign: false })
     await hosted.log.destroy()
     await this.options.factory.remove(hosted.topic, hosted.partition)
     this.logger.info(
@@ -126,12 +160,17 @@ export class PartitionManager {
     return this.hosted.get(key(topic, partition))
   }
 
+  /** The replica a Raft message is for (by its routing key), if this peer holds it. */
+  byRaft(partition: string): PartitionRaft | undefined {
+    return this.byRaftKey.get(partition)?.raft
+  }
+
   topic(name: string): TopicView | undefined {
     return this.topics.get(name)
   }
 
-  /** The replica expected to lead: the preferred (first) one, until replication elects leaders. */
-  leaderOf(topic: string, partition: number): string | undefined {
+  /** The preferred (first) replica of a partition: who should lead when all is well. */
+  preferredLeaderOf(topic: string, partition: number): string | undefined {
     return this.topics.get(topic)?.replicas[partition]?.[0]
   }
 
@@ -156,11 +195,14 @@ export class PartitionManager {
     return this.serial(async () => {
       if (this.stopped) return
       this.stopped = true
+      // Leaders resign first (EndQuorumEpoch), so other replicas take over without waiting out a timeout.
+      await Promise.all([...this.hosted.values()].map((h) => h.raft.stop({ resign: true }).catch(() => {})))
       for (const hosted of this.hosted.values()) {
         hosted.notify()
         await hosted.log.close()
       }
       this.hosted.clear()
+      this.byRaftKey.clear()
     })
   }
 }

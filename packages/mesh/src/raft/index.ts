@@ -53,7 +53,7 @@ export {
   type VoteResponse,
 } from './messages.js'
 export { IllegalRaftTransitionError } from './quorum-state.js'
-export { MemoryQuorumStateStore } from './quorum-store.js'
+export { MemoryQuorumStateStore, validatePersistedQuorumState } from './quorum-store.js'
 export { PartitionRaft } from './raft-node.js'
 export type { RaftRequestHandler, RaftRequestOptions, RaftTransport } from './transport.js'
 export {

@@ -1,0 +1,175 @@
+import type { Libp2p } from '@libp2p/interface'
+import { peerIdFromString } from '@libp2p/peer-id'
+import { InvalidRequestError, UnknownTopicOrPartitionError } from '@tributary/wire'
+import { PROTOCOLS } from './constants.js'
+import type { Logger } from './logger.js'
+import {
+  type BeginQuorumEpochRequest,
+  type BeginQuorumEpochResponse,
+  decodeBeginQuorumEpochRequest,
+  decodeEndQuorumEpochRequest,
+  decodeQuorumEpochResponse,
+  decodeReplicaFetchRequest,
+  decodeReplicaFetchResponse,
+  decodeVoteRequest,
+  decodeVoteResponse,
+  type EndQuorumEpochRequest,
+  type EndQuorumEpochResponse,
+  encodeBeginQuorumEpochRequest,
+  encodeEndQuorumEpochRequest,
+  encodeQuorumEpochResponse,
+  encodeReplicaFetchRequest,
+  encodeReplicaFetchResponse,
+  encodeVoteRequest,
+  encodeVoteResponse,
+  type RaftRequestHandler,
+  type RaftRequestOptions,
+  type RaftTransport,
+  type ReplicaFetchRequest,
+  type ReplicaFetchResponse,
+  type VoteRequest,
+  type VoteResponse,
+} from './raft/index.js'
+import { RpcClient, registerRpcHandler, type UnregisterRpcHandler } from './rpc/index.js'
+
+/** First byte of a `/tributary/raft` request: which message follows. */
+enum Kind {
+  Vote = 1,
+  BeginQuorumEpoch = 2,
+  EndQuorumEpoch = 3,
+}
+
+const MAX_CONTROL_BYTES = 64 * 1024
+const MAX_FETCH_RESPONSE_BYTES = 64 * 1024 * 1024 + 64 * 1024
+
+/**
+ * Raft between peers over libp2p: vote and quorum-epoch messages share `/tributary/raft`
+ * (a kind byte, then the protobuf message), replica fetches — long polls that may wait —
+ * use `/tributary/raft-fetch` so they never hold up an election. Each request names its
+ * partition; the handler routes it to the replica, after checking that the id the message
+ * claims (candidate, leader, fetching replica) is the authenticated remote peer.
+ */
+export class RaftRpc implements RaftTransport {
+  private readonly clients = new Map<string, RpcClient>()
+  private readonly unregister: UnregisterRpcHandler[] = []
+
+  constructor(
+    private readonly node: Libp2p,
+    private readonly logger: Logger,
+  ) {}
+
+  async start(lookup: (partition: string) => RaftRequestHandler | undefined): Promise<void> {
+    const route = (partition: string): RaftRequestHandler => {
+      const handler = lookup(partition)
+      if (handler === undefined) throw new UnknownTopicOrPartitionError(`no replica of ${partition} here`)
+      return handler
+    }
+    this.unregister.push(
+      await registerRpcHandler(
+        this.node,
+        PROTOCOLS.raft,
+        async (request, { peerId, signal }) => {
+          const body = request.subarray(1)
+          switch (request[0]) {
+            case Kind.Vote: {
+              const vote = decodeVoteRequest(body)
+              claimedBy(vote.candidateId, peerId, 'vote')
+              return encodeVoteResponse(await route(vote.partition).handleVote(vote, { signal }))
+            }
+            case Kind.BeginQuorumEpoch: {
+              const begin = decodeBeginQuorumEpochRequest(body)
+              claimedBy(begin.leaderId, peerId, 'begin-quorum-epoch')
+              return encodeQuorumEpochResponse(await route(begin.partition).handleBeginQuorumEpoch(begin, { signal }))
+            }
+            case Kind.EndQuorumEpoch: {
+              const end = decodeEndQuorumEpochRequest(body)
+              claimedBy(end.leaderId, peerId, 'end-quorum-epoch')
+              return encodeQuorumEpochResponse(await route(end.partition).handleEndQuorumEpoch(end, { signal }))
+            }
+            default:
+              throw new InvalidRequestError(`unknown raft message kind ${request[0]}`)
+          }
+        },
+        { maxRequestBytes: MAX_CONTROL_BYTES, logger: this.logger, maxInboundStreams: 64 },
+      ),
+    )
+    this.unregister.push(
+      await registerRpcHandler(
+        this.node,
+        PROTOCOLS.raftFetch,
+        async (request, { peerId, signal }) => {
+          const fetch = decodeReplicaFetchRequest(request)
+          claimedBy(fetch.replicaId, peerId, 'replica fetch')
+          return encodeReplicaFetchResponse(await route(fetch.partition).handleFetch(fetch, { signal }))
+        },
+        // One long poll per partition this peer follows: room for many partitions per stream.
+        { maxRequestBytes: MAX_CONTROL_BYTES, maxInFlightPerStream: 512, logger: this.logger, maxInboundStreams: 64 },
+      ),
+    )
+  }
+
+  private client(to: string, protocol: string): RpcClient {
+    const key = `${protocol} ${to}`
+    let client = this.clients.get(key)
+    if (client === undefined) {
+      const fetch = protocol === PROTOCOLS.raftFetch
+      client = new RpcClient(this.node, peerIdFromString(to), protocol, {
+        maxRequestBytes: MAX_CONTROL_BYTES,
+        maxResponseBytes: fetch ? MAX_FETCH_RESPONSE_BYTES : MAX_CONTROL_BYTES,
+        maxInFlight: fetch ? 512 : 32,
+        dialTimeoutMs: 2000,
+        logger: this.logger,
+      })
+      this.clients.set(key, client)
+    }
+    return client
+  }
+
+  private async control(to: string, kind: Kind, body: Uint8Array, options: RaftRequestOptions): Promise<Uint8Array> {
+    const request = new Uint8Array(body.length + 1)
+    request[0] = kind
+    request.set(body, 1)
+    return this.client(to, PROTOCOLS.raft).request(request, options)
+  }
+
+  async vote(to: string, request: VoteRequest, options: RaftRequestOptions): Promise<VoteResponse> {
+    return decodeVoteResponse(await this.control(to, Kind.Vote, encodeVoteRequest(request), options))
+  }
+
+  async beginQuorumEpoch(
+    to: string,
+    request: BeginQuorumEpochRequest,
+    options: RaftRequestOptions,
+  ): Promise<BeginQuorumEpochResponse> {
+    return decodeQuorumEpochResponse(
+      await this.control(to, Kind.BeginQuorumEpoch, encodeBeginQuorumEpochRequest(request), options),
+    )
+  }
+
+  async endQuorumEpoch(
+    to: string,
+    request: EndQuorumEpochRequest,
+    options: RaftRequestOptions,
+  ): Promise<EndQuorumEpochResponse> {
+    return decodeQuorumEpochResponse(
+      await this.control(to, Kind.EndQuorumEpoch, encodeEndQuorumEpochRequest(request), options),
+    )
+  }
+
+  async fetch(to: string, request: ReplicaFetchRequest, options: RaftRequestOptions): Promise<ReplicaFetchResponse> {
+    return decodeReplicaFetchResponse(
+      await this.client(to, PROTOCOLS.raftFetch).request(encodeReplicaFetchRequest(request), options),
+    )
+  }
+
+  async stop(): Promise<void> {
+    for (const unregister of this.unregister.splice(0)) await unregister().catch(() => {})
+    await Promise.all([...this.clients.values()].map((c) => c.close()))
+    this.clients.clear()
+  }
+}
+
+function claimedBy(claimed: string, remote: string, what: string): void {
+  if (claimed !== remote)
+    throw new InvalidRequestError(`${what} claims to come from ${claimed} but arrived from ${remote}`)
+}
