@@ -1,0 +1,398 @@
+/**
+ * The phases the producer process of `npm run bench -- peer` runs against one peer (see
+ * _peer-producer.ts for the process, peer.ts for the benchmark). Records have 16-byte keys and
+ * 100-byte values; MiB is 2^20 bytes.
+ */
+import { randomFillSync } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { multiaddr } from '@multiformats/multiaddr'
+import type { Acks, Broker } from '@tributary/client'
+import type { MeshNode } from '@tributary/mesh/node'
+import {
+  decodeRecordBatchSync,
+  encodeRecordBatchSync,
+  iterateBatches,
+  type RecordInput,
+  TopicAlreadyExistsError,
+} from '@tributary/wire'
+import { measureStreamThroughput } from '../../packages/mesh/src/perf.ts'
+
+export const KEY_BYTES = 16
+export const VALUE_BYTES = 100
+export const THROUGHPUT_BATCH_RECORDS = 1000
+export const LATENCY_RECORDS_PER_S = 10_000
+export const RAW_CHUNK_BYTES = 64 * 1024
+export const ACKS: Acks = 1
+const RING = 64
+const MIB = 2 ** 20
+const RAW_BYTES_AT_10_S = 512 * MIB
+const RAW_WARMUP_BYTES = 64 * MIB
+const WARMUP_MS = 1000
+/** The produce phase stops early at this many records (disk and fetch time stay bounded). */
+const MAX_PRODUCE_RECORDS = 10_000_000
+/** Latency: more produces than this unanswered means the peer stopped keeping up; fail instead of queueing. */
+const MAX_LATENCY_OUTSTANDING = 1000
+const TOPIC_READY_TIMEOUT_MS = 20_000
+
+export interface PhaseContext {
+  node: MeshNode
+  broker: Broker
+  /** The peer's TCP multiaddr (with /p2p/). */
+  address: string
+  topic: string
+  partitions: number
+  /** Scales the produce (seconds/2) and latency (seconds) phases and the raw upload. */
+  seconds: number
+  /** Produce requests in flight. */
+  window: number
+  fetchMaxBytes: number
+  /** Records per produce in the latency phase; one goes out every latencyBatchRecords/10 ms. */
+  latencyBatchRecords: number
+  peerPid: number | undefined
+}
+
+export interface CpuSeconds {
+  producer: number
+  /** undefined when the peer's pid was not given or /proc is unavailable. */
+  peer: number | undefined
+  /** CPU seconds every other process on the machine used meanwhile (noise; undefined without /proc). */
+  others: number | undefined
+}
+
+export interface RawResult {
+  bytes: number
+  seconds: number
+  mbPerSec: number
+}
+
+export interface ProduceResult {
+  records: number
+  batches: number
+  bytes: number
+  seconds: number
+  recordsPerS: number
+  mbPerS: number
+  warmupRecords: number
+  cpu: CpuSeconds
+}
+
+export interface FetchResult {
+  records: number
+  batches: number
+  bytes: number
+  requests: number
+  seconds: number
+  recordsPerS: number
+  mbPerS: number
+  cpu: CpuSeconds
+}
+
+export interface LatencyResult {
+  batches: number
+  records: number
+  intervalMs: number
+  seconds: number
+  recordsPerS: number
+  /** Send → acknowledgement, ms. */
+  p50: number
+  p90: number
+  p99: number
+  p999: number
+  max: number
+  mean: number
+  /** Scheduled send time → acknowledgement (adds any lag of the sender behind its schedule). */
+  scheduledP99: number
+  scheduledMax: number
+  /** How far behind its deadline a send went out, at most. */
+  maxSendLagMs: number
+  cpu: CpuSeconds
+}
+
+export function progress(msg: string): void {
+  process.stderr.write(`[peer bench producer ${(performance.now() / 1000).toFixed(1)}s] ${msg}\n`)
+}
+
+const fmt = (n: number): string => Math.round(n).toLocaleString('en-US')
+
+/** Clock ticks (USER_HZ, 100 on every Linux architecture Node supports) from a /proc file, or undefined. */
+function ticks(file: string, pick: (text: string) => number): number | undefined {
+  try {
+    return pick(readFileSync(file, 'utf8'))
+  } catch {
+    return undefined
+  }
+}
+
+/** user + system ticks of a process: the 14th and 15th fields of /proc/<pid>/stat. */
+const processTicks = (pid: number): number | undefined =>
+  ticks(`/proc/${pid}/stat`, (stat) => {
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return Number(fields[11]) + Number(fields[12])
+  })
+
+/** Busy ticks of the whole machine: the first line of /proc/stat less idle and iowait. */
+const machineTicks = (): number | undefined =>
+  ticks('/proc/stat', (stat) => {
+    const [user, nice, system, , , irq, softirq, steal] = stat.split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number)
+    return user! + nice! + system! + irq! + softirq! + (steal ?? 0)
+  })
+
+/** CPU seconds this process, the peer process and everything else on the machine use from now on. */
+function cpuMeter(peerPid: number | undefined): () => CpuSeconds {
+  const peerTicks = (): number | undefined => (peerPid === undefined ? undefined : processTicks(peerPid))
+  const ownStarted = process.cpuUsage()
+  const [peerStarted, machineStarted, selfStarted] = [peerTicks(), machineTicks(), processTicks(process.pid)]
+  return () => {
+    const own = process.cpuUsage(ownStarted)
+    const [peerNow, machineNow, selfNow] = [peerTicks(), machineTicks(), processTicks(process.pid)]
+    const peer = peerNow === undefined || peerStarted === undefined ? undefined : (peerNow - peerStarted) / 100
+    const machine =
+      machineNow === undefined || machineStarted === undefined ? undefined : (machineNow - machineStarted) / 100
+    const self = selfNow === undefined || selfStarted === undefined ? undefined : (selfNow - selfStarted) / 100
+    const others =
+      machine === undefined || self === undefined || peer === undefined ? undefined : Math.max(0, machine - self - peer)
+    return { producer: (own.user + own.system) / 1e6, peer, others }
+  }
+}
+
+/** RING pre-encoded batches of `count` records with random 16-byte keys and 100-byte values. */
+function encodeRing(count: number): Uint8Array[] {
+  const recordBytes = KEY_BYTES + VALUE_BYTES
+  const ring: Uint8Array[] = []
+  for (let r = 0; r < RING; r++) {
+    const pool = randomFillSync(new Uint8Array(count * recordBytes))
+    const timestamp = Date.now()
+    const records: RecordInput[] = []
+    for (let i = 0; i < count; i++) {
+      const at = i * recordBytes
+      records.push({
+        key: pool.subarray(at, at + KEY_BYTES),
+        value: pool.subarray(at + KEY_BYTES, at + recordBytes),
+        timestamp,
+      })
+    }
+    ring.push(encodeRecordBatchSync({ records }))
+  }
+  return ring
+}
+
+/**
+ * One /tributary/perf stream over the same connection: what these two processes can move. A
+ * 64 MiB stream first warms the code paths up (cold, the first run measured half the second).
+ */
+export async function rawPhase(ctx: PhaseContext): Promise<RawResult> {
+  const scaled = (RAW_BYTES_AT_10_S * Math.min(1, ctx.seconds / 10)) / RAW_CHUNK_BYTES
+  const sendBytes = Math.max(16 * MIB, Math.round(scaled) * RAW_CHUNK_BYTES)
+  const peer = multiaddr(ctx.address)
+  progress(`raw stream: 64 MiB warm-up, then ${fmt(sendBytes / MIB)} MiB in ${RAW_CHUNK_BYTES / 1024} KiB sends`)
+  await measureStreamThroughput(ctx.node, peer, { sendBytes: RAW_WARMUP_BYTES, chunkBytes: RAW_CHUNK_BYTES })
+  const result = await measureStreamThroughput(ctx.node, peer, { sendBytes, chunkBytes: RAW_CHUNK_BYTES })
+  progress(`raw stream: ${result.mbPerSec.toFixed(1)} MiB/s`)
+  return { bytes: result.bytes, seconds: result.seconds, mbPerSec: result.mbPerSec }
+}
+
+/** Creates the topic (or reuses it) and waits until every partition takes produce requests. */
+export async function createTopic(ctx: PhaseContext): Promise<void> {
+  const { broker, topic, partitions } = ctx
+  const [created] = await broker.createTopics([{ name: topic, partitions, replicationFactor: 1 }])
+  if (created?.error !== undefined && !(created.error instanceof TopicAlreadyExistsError)) throw created.error
+  const probe = encodeRecordBatchSync({ records: [{ key: null, value: new Uint8Array(1), timestamp: Date.now() }] })
+  const deadline = Date.now() + TOPIC_READY_TIMEOUT_MS
+  for (let partition = 0; partition < partitions; partition++) {
+    for (;;) {
+      try {
+        await broker.produce({ topic, partition, acks: ACKS, records: probe })
+        break
+      } catch (err) {
+        if (Date.now() > deadline) throw new Error(`${topic}-${partition} took no produce within 20 s`, { cause: err })
+        await sleep(50)
+      }
+    }
+  }
+}
+
+/** Keeps `window` produce requests in flight for `ms`; counts what was acknowledged. */
+async function produceFor(
+  ctx: PhaseContext,
+  ring: Uint8Array[],
+  ms: number,
+  maxRecords: number,
+): Promise<{ records: number; batches: number; bytes: number; seconds: number }> {
+  const started = performance.now()
+  const deadline = started + ms
+  let sent = 0
+  let batches = 0
+  let bytes = 0
+  const lane = async (): Promise<void> => {
+    while (performance.now() < deadline && sent * THROUGHPUT_BATCH_RECORDS < maxRecords) {
+      const b = sent++
+      const records = ring[b % ring.length]!
+      await ctx.broker.produce({ topic: ctx.topic, partition: b % ctx.partitions, acks: ACKS, records })
+      batches++
+      bytes += records.byteLength
+    }
+  }
+  await Promise.all(Array.from({ length: ctx.window }, lane))
+  return { records: batches * THROUGHPUT_BATCH_RECORDS, batches, bytes, seconds: (performance.now() - started) / 1000 }
+}
+
+export async function producePhase(ctx: PhaseContext): Promise<ProduceResult> {
+  const ring = encodeRing(THROUGHPUT_BATCH_RECORDS)
+  const warmup = await produceFor(ctx, ring, WARMUP_MS, Number.POSITIVE_INFINITY)
+  progress(
+    `produce: warm-up ${fmt(warmup.records)} records; measuring ${ctx.seconds / 2} s with ${ctx.window} in flight`,
+  )
+  const cpu = cpuMeter(ctx.peerPid)
+  const run = await produceFor(ctx, ring, (ctx.seconds / 2) * 1000, MAX_PRODUCE_RECORDS)
+  const recordsPerS = run.records / run.seconds
+  const mbPerS = run.bytes / MIB / run.seconds
+  progress(`produce: ${fmt(recordsPerS)} records/s, ${mbPerS.toFixed(1)} MiB/s`)
+  return { ...run, recordsPerS, mbPerS, warmupRecords: warmup.records, cpu: cpu() }
+}
+
+/**
+ * Reads every partition from offset 0 to its high watermark and decodes every record. The next
+ * fetch goes out (its offsets taken from the batch headers) before the response in hand is
+ * decoded, as a consumer's prefetch would.
+ */
+export async function fetchPhase(ctx: PhaseContext): Promise<FetchResult> {
+  const { broker, topic } = ctx
+  const all = Array.from({ length: ctx.partitions }, (_, partition) => ({ topic, partition, timestamp: -1 }))
+  const ends = await broker.listOffsets(all)
+  const end = new Map(ends.map((e) => [e.partition, e.offset]))
+  const next = new Map(ends.map((e) => [e.partition, 0]))
+  const expected = ends.reduce((sum, e) => sum + e.offset, 0)
+  progress(`fetch: ${fmt(expected)} records from offset 0, ${ctx.fetchMaxBytes / MIB} MiB per fetch`)
+  const cpu = cpuMeter(ctx.peerPid)
+  const started = performance.now()
+  const request = () => {
+    const behind = [...next].filter(([partition, offset]) => offset < end.get(partition)!)
+    if (behind.length === 0) return undefined
+    // Each partition gets its share of maxBytes (Kafka's max.partition.fetch.bytes), so all progress.
+    const partitionMaxBytes = Math.ceil(ctx.fetchMaxBytes / behind.length)
+    const partitions = behind.map(([partition, fetchOffset]) => ({ topic, partition, fetchOffset, partitionMaxBytes }))
+    return broker.fetch({ maxWaitMs: 500, minBytes: 1, maxBytes: ctx.fetchMaxBytes, partitions })
+  }
+  let records = 0
+  let batches = 0
+  let bytes = 0
+  let requests = 0
+  let fieldBytes = 0
+  let inFlight = request()
+  while (inFlight !== undefined) {
+    const response = await inFlight
+    requests++
+    let progressed = false
+    for (const part of response) {
+      if (part.error !== undefined) throw part.error
+      for (const { header } of iterateBatches(part.records)) {
+        next.set(part.partition, header.baseOffset + header.lastOffsetDelta + 1)
+        progressed = true
+      }
+    }
+    if (!progressed) throw new Error(`a fetch of ${topic} returned no records below the high watermark`)
+    inFlight = request()
+    for (const part of response) {
+      for (const { pos } of iterateBatches(part.records)) {
+        const batch = decodeRecordBatchSync(part.records, pos)
+        for (const record of batch.records) fieldBytes += (record.key?.length ?? 0) + (record.value?.length ?? 0)
+        records += batch.records.length
+        batches++
+      }
+      bytes += part.records.byteLength
+    }
+  }
+  const seconds = (performance.now() - started) / 1000
+  if (records !== expected) throw new Error(`fetch decoded ${records} records, the partitions hold ${expected}`)
+  if (fieldBytes === 0) throw new Error('fetch decoded no key or value bytes')
+  const recordsPerS = records / seconds
+  const mbPerS = bytes / MIB / seconds
+  progress(`fetch: ${fmt(recordsPerS)} records/s, ${mbPerS.toFixed(1)} MiB/s in ${requests} fetches`)
+  return { records, batches, bytes, requests, seconds, recordsPerS, mbPerS, cpu: cpu() }
+}
+
+const percentile = (sorted: number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN
+
+interface Sample {
+  /** Send → acknowledgement. */
+  latency: number
+  /** Scheduled send → acknowledgement. */
+  scheduled: number
+}
+
+/**
+ * An open loop at a fixed rate: produce i goes out at t0 + i × interval whether or not earlier
+ * ones were answered, so a slow answer shows up in the latencies and never shifts the schedule
+ * (a late timer makes the sends that fell due go out at once).
+ */
+async function schedule(
+  ctx: PhaseContext,
+  ring: Uint8Array[],
+  count: number,
+  intervalMs: number,
+): Promise<{ samples: Sample[]; maxLag: number; seconds: number }> {
+  const samples: Sample[] = []
+  const answers: Array<Promise<void>> = []
+  let outstanding = 0
+  let maxLag = 0
+  const t0 = performance.now() + 5
+  for (let i = 0; i < count; i++) {
+    const due = t0 + i * intervalMs
+    const wait = due - performance.now()
+    if (wait > 0) await sleep(wait)
+    if (outstanding >= MAX_LATENCY_OUTSTANDING) {
+      throw new Error(
+        `${outstanding} produces unanswered: the peer does not keep up with ${fmt(LATENCY_RECORDS_PER_S)} records/s`,
+      )
+    }
+    const sentAt = performance.now()
+    maxLag = Math.max(maxLag, sentAt - due)
+    outstanding++
+    const records = ring[i % ring.length]!
+    const answer = ctx.broker.produce({ topic: ctx.topic, partition: i % ctx.partitions, acks: ACKS, records })
+    answers.push(
+      answer.then(() => {
+        const now = performance.now()
+        samples.push({ latency: now - sentAt, scheduled: now - due })
+        outstanding--
+      }),
+    )
+  }
+  await Promise.all(answers)
+  return { samples, maxLag, seconds: (performance.now() - t0) / 1000 }
+}
+
+export async function latencyPhase(ctx: PhaseContext): Promise<LatencyResult> {
+  const batchRecords = ctx.latencyBatchRecords
+  const intervalMs = (batchRecords * 1000) / LATENCY_RECORDS_PER_S
+  const ring = encodeRing(batchRecords)
+  const total = Math.round((ctx.seconds * 1000) / intervalMs)
+  const what = `${batchRecords} records every ${intervalMs} ms (${fmt(LATENCY_RECORDS_PER_S)} records/s), acks=${ACKS}`
+  progress(`latency: 1 s warm-up, then ${fmt(total)} produces of ${what}`)
+  await schedule(ctx, ring, Math.round(WARMUP_MS / intervalMs), intervalMs)
+  const cpu = cpuMeter(ctx.peerPid)
+  const run = await schedule(ctx, ring, total, intervalMs)
+  const latencies = run.samples.map((s) => s.latency).sort((a, b) => a - b)
+  const scheduled = run.samples.map((s) => s.scheduled).sort((a, b) => a - b)
+  const result: LatencyResult = {
+    batches: total,
+    records: total * batchRecords,
+    intervalMs,
+    seconds: run.seconds,
+    recordsPerS: (total * batchRecords) / run.seconds,
+    p50: percentile(latencies, 50),
+    p90: percentile(latencies, 90),
+    p99: percentile(latencies, 99),
+    p999: percentile(latencies, 99.9),
+    max: latencies.at(-1) ?? Number.NaN,
+    mean: latencies.reduce((a, b) => a + b, 0) / latencies.length,
+    scheduledP99: percentile(scheduled, 99),
+    scheduledMax: scheduled.at(-1) ?? Number.NaN,
+    maxSendLagMs: run.maxLag,
+    cpu: cpu(),
+  }
+  progress(`latency: p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, max ${result.max.toFixed(2)} ms`)
+  return result
+}
