@@ -181,3 +181,68 @@ describe('log > control batches', () => {
     await log.close()
   })
 })
+
+/** Counts store appends, to observe group commit. */
+class AppendCountingStore extends MemoryStore {
+  appends = 0
+  override async append(...args: Parameters<MemoryStore['append']>) {
+    this.appends++
+    return super.append(...args)
+  }
+}
+
+describe('log > group commit', () => {
+  it('writes appends that queue up together, each with its own offsets and outcome', async () => {
+    const store = new AppendCountingStore()
+    const log = await openLog({ name: 't-0', store })
+    const bad = batchOf(numbered(2))
+    bad[bad.length - 1]! ^= 0xff
+    const outcomes = await Promise.allSettled([
+      log.appendAsLeader(batchOf(numbered(3)), 0),
+      log.appendAsLeader(batchOf(numbered(2)), 0),
+      log.appendAsLeader(bad, 0),
+      log.appendAsLeader(batchOf(numbered(1)), 0),
+      log.appendAsLeader(batchOf(numbered(1)), 0),
+    ])
+    expect(outcomes.map((o) => (o.status === 'fulfilled' ? o.value.firstOffset : 'rejected'))).toEqual([
+      0,
+      3,
+      'rejected',
+      5,
+      6,
+    ])
+    expect(outcomes[2]).toMatchObject({ status: 'rejected', reason: expect.any(CorruptRecordError) })
+    expect(store.appends).toBeLessThan(4)
+    expect(log.logEndOffset).toBe(7)
+    await log.close()
+  })
+
+  it('fences an older epoch inside a group without failing the rest', async () => {
+    const log = await openLog({ name: 't-0', store: new MemoryStore() })
+    const outcomes = await Promise.allSettled([
+      log.appendAsLeader(batchOf(numbered(1)), 2),
+      log.appendAsLeader(batchOf(numbered(1)), 1),
+      log.appendAsLeader(batchOf(numbered(1)), 3),
+    ])
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
+    expect(log.epochEntries()).toEqual([
+      { epoch: 2, startOffset: 0 },
+      { epoch: 3, startOffset: 1 },
+    ])
+    await log.close()
+  })
+
+  it('never moves an append ahead of a change requested before it', async () => {
+    const log = await openLog({ name: 't-0', store: new MemoryStore() })
+    await log.appendAsLeader(batchOf(numbered(5)), 0)
+    const before = log.appendAsLeader(batchOf(numbered(1)), 0)
+    // Called after the truncation: it must land after it (at 5 again), not be grouped before it (at 6).
+    const truncated = log.truncateTo(5)
+    const after = log.appendAsLeader(batchOf(numbered(1)), 0)
+    expect((await before).firstOffset).toBe(5)
+    await truncated
+    expect((await after).firstOffset).toBe(5)
+    expect(log.logEndOffset).toBe(6)
+    await log.close()
+  })
+})

@@ -179,15 +179,24 @@ export class PartitionRaft implements RaftCore, RaftRequestHandler {
   }
 
   /** Appends producer batches as the leader (acks=1 once this resolves). NotLeaderOrFollowerError elsewhere. */
-  appendAsLeader(batches: Uint8Array, options: { signal?: AbortSignal } = {}): Promise<LeaderAppendResult> {
-    return this.locked(async () => {
-      const s = this.quorum.state
-      if (s.role !== 'leader') throw this.notLeader()
-      const result = await this.log.appendAsLeader(batches, s.epoch, { signal: options.signal })
+  async appendAsLeader(batches: Uint8Array, options: { signal?: AbortSignal } = {}): Promise<LeaderAppendResult> {
+    const s = await this.locked(() => {
+      const state = this.quorum.state
+      if (state.role !== 'leader') throw this.notLeader()
+      return state
+    })
+    // The write happens outside the raft lock, so concurrent produces queue in the log and are
+    // committed in groups. Safety does not rest on the lock: the log refuses an append whose
+    // epoch is older than what it holds, and data a deposed leader appended after losing
+    // leadership is uncommitted and cut when it next fetches (diverging epoch).
+    const result = await this.log.appendAsLeader(batches, s.epoch, { signal: options.signal })
+    await this.locked(() => {
       if (this.quorum.state === s && s.updateLocalEndOffset(this.log.logEndOffset)) this.leaderHighWatermarkMoved(s)
       this.wakeFetches()
-      return { ...result, leaderEpoch: s.epoch }
+    }).catch(() => {
+      // stopped meanwhile: the append stands, the caller learns leadership is gone from waitForCommit
     })
+    return { ...result, leaderEpoch: s.epoch }
   }
 
   /**
