@@ -12,7 +12,12 @@ export interface ObservedPeer {
     highWatermark: number
     sizeBytes: number
     leader: boolean
+    /** Voters of the partition, and (on its leader) the in-sync ones and each replica's lag in offsets. */
+    voters: number
+    inSync: number
+    replicaLag: Array<{ replica: string; lagOffsets: number }>
   }>
+  leaderChanges(): number
   onRequest(listener: (event: RequestEvent) => void): () => void
 }
 
@@ -31,7 +36,7 @@ export interface RequestEvent {
 export function createMetrics(peer: ObservedPeer): { registry: Registry; stop(): void } {
   const registry = new Registry()
   registry.setDefaultLabels({ peer: peer.peerId })
-  collectDefaultMetrics({ register: registry, prefix: 'tributary_process_' })
+  collectDefaultMetrics({ register: registry, prefix: 'tributary_' })
 
   new Gauge({
     name: 'tributary_peers',
@@ -76,6 +81,48 @@ export function createMetrics(peer: ObservedPeer): { registry: Registry; stop():
     (p) => p.highWatermark,
   )
   perPartition('tributary_log_size_bytes', 'Bytes held in the partition log segments', (p) => p.sizeBytes)
+
+  new Gauge({
+    name: 'tributary_partition_in_sync_voters',
+    help: 'In-sync voters of each partition this peer leads',
+    labelNames: ['topic', 'partition'],
+    registers: [registry],
+    collect() {
+      this.reset()
+      for (const p of peer.hostedPartitions())
+        if (p.leader) this.set({ topic: p.topic, partition: String(p.partition) }, p.inSync)
+    },
+  })
+  new Gauge({
+    name: 'tributary_under_replicated_partitions',
+    help: 'Partitions this peer leads with fewer in-sync voters than voters',
+    registers: [registry],
+    collect() {
+      this.set(peer.hostedPartitions().filter((p) => p.leader && p.inSync < p.voters).length)
+    },
+  })
+  new Gauge({
+    name: 'tributary_replication_lag_offsets',
+    help: "How far each follower's log end is behind the leader's, on partitions this peer leads",
+    labelNames: ['topic', 'partition', 'replica'],
+    registers: [registry],
+    collect() {
+      this.reset()
+      for (const p of peer.hostedPartitions()) {
+        for (const r of p.replicaLag)
+          this.set({ topic: p.topic, partition: String(p.partition), replica: r.replica }, r.lagOffsets)
+      }
+    },
+  })
+  new Counter({
+    name: 'tributary_leader_changes_total',
+    help: 'Leader changes seen by the partition replicas on this peer',
+    registers: [registry],
+    collect() {
+      this.reset()
+      this.inc(peer.leaderChanges())
+    },
+  })
 
   const requests = new Counter({
     name: 'tributary_requests_total',

@@ -74,7 +74,16 @@ export async function startPeerProcess(options: StartPeerOptions): Promise<void>
         highWatermark: p.log.highWatermark,
         sizeBytes: p.log.sizeBytes,
         leader: p.isLeader,
+        voters: running.partitions.topic(p.topic)?.replicas[p.partition]?.length ?? 1,
+        inSync: p.isLeader ? p.raft.inSyncVoters().length : 0,
+        replicaLag: p.isLeader
+          ? p.raft
+              .replicaProgress()
+              .filter((r) => r.id !== running.peerId)
+              .map((r) => ({ replica: r.id, lagOffsets: Math.max(0, p.log.logEndOffset - Math.max(0, r.endOffset)) }))
+          : [],
       })),
+    leaderChanges: () => running.leaderChanges,
     onRequest: (listener) => running.onRequest(listener),
   })
   const http = await startHttpServer(

@@ -76,6 +76,9 @@ export class Peer implements HandlerContext {
   private readonly raftRpc: RaftRpc
   private readonly sync: MetadataSync
   private leadershipTimer: ReturnType<typeof setInterval> | undefined
+  /** Times a hosted replica saw its partition's leader change (for metrics). */
+  leaderChanges = 0
+  private readonly lastLeaders = new Map<HostedPartition, string | undefined>()
   private readonly unregister: UnregisterRpcHandler[] = []
   private readonly requestListeners = new Set<(event: RequestEvent) => void>()
   private readonly logger: Logger
@@ -107,7 +110,14 @@ export class Peer implements HandlerContext {
       logger: componentLogger(logger, 'partitions'),
       transport: this.raftRpc,
       ...(options.raft === undefined ? {} : { raftConfig: options.raft }),
-      onRaftChange: (hosted) => this.publishLeadership(hosted),
+      onRaftChange: (hosted) => {
+        const leader = hosted.raft.leaderId
+        if (this.lastLeaders.get(hosted) !== leader) {
+          if (leader !== undefined) this.leaderChanges++
+          this.lastLeaders.set(hosted, leader)
+        }
+        this.publishLeadership(hosted)
+      },
       ...(options.retentionCheckIntervalMs === undefined
         ? {}
         : { retentionCheckIntervalMs: options.retentionCheckIntervalMs }),
