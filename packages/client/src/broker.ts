@@ -16,7 +16,7 @@ import type { PeerId } from '@libp2p/interface'
 import type { Multiaddr } from '@multiformats/multiaddr'
 import { PROTOCOLS } from '@tributary/mesh/constants'
 import { RpcClient, type RpcDialer } from '@tributary/mesh/rpc'
-import { errorFromCode, type TributaryError } from '@tributary/wire'
+import { errorFromCode, lengthDelimitedField, type TributaryError } from '@tributary/wire'
 import {
   AdminRequest,
   AdminResponse,
@@ -94,6 +94,9 @@ export interface TopicResult {
 
 const toNumber = (n: bigint): number => Number(n)
 
+/** Field number of ProduceRequest.records in packages/wire/src/pb/protocol.proto. */
+const PRODUCE_RECORDS_FIELD = 5
+
 function partitionError(
   code: number,
   message: string,
@@ -130,11 +133,12 @@ export class Broker {
     request: { topic: string; partition: number; acks: Acks; timeoutMs?: number; records: Uint8Array },
     options: { signal?: AbortSignal } = {},
   ): Promise<ProduceResult> {
-    const bytes = ProduceRequest.encode({
-      ...request,
-      records: request.records as Uint8Array<ArrayBuffer>,
-      timeoutMs: request.timeoutMs ?? 30_000,
-    })
+    // The record batches ride as a separate part (field 5), never copied into the message buffer.
+    const { records, ...header } = request
+    const bytes = [
+      ProduceRequest.encode({ ...header, timeoutMs: request.timeoutMs ?? 30_000 }),
+      ...lengthDelimitedField(PRODUCE_RECORDS_FIELD, [records]),
+    ]
     const response = ProduceResponse.decode(await this.client(PROTOCOLS.produce).request(bytes, options))
     const error = partitionError(response.errorCode, response.errorMessage, response.leaderHint)
     if (error !== undefined) throw error

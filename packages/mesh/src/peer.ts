@@ -18,7 +18,7 @@ import type { TopicView } from './partitions/topic-view.js'
 import { registerPerfProtocol } from './perf.js'
 import type { RaftConfig } from './raft/index.js'
 import { RaftRpc } from './raft-rpc.js'
-import { type RpcHandler, registerRpcHandler, type UnregisterRpcHandler } from './rpc/index.js'
+import { payloadLength, type RpcHandler, registerRpcHandler, type UnregisterRpcHandler } from './rpc/index.js'
 
 export interface PeerOptions
   extends Pick<MeshNodeOptions, 'host' | 'tcpPort' | 'wsPort' | 'announce' | 'dataDir' | 'bootstrap' | 'privateKey'> {
@@ -200,7 +200,7 @@ export class Peer implements HandlerContext {
       try {
         const response = await handler(request, ctx)
         ok = true
-        bytesOut = response.length
+        bytesOut = payloadLength(response)
         return response
       } finally {
         if (this.requestListeners.size > 0) {

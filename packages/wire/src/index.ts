@@ -56,6 +56,7 @@ export {
   UnknownTopicOrPartitionError,
   UnsupportedCompressionError,
 } from './errors.js'
+export { concatParts, lengthDelimitedField, partsLength } from './protobuf-parts.js'
 export {
   type DecodeBatchOptions,
   type DecodedBatch,

@@ -1,4 +1,5 @@
-import { type FetchPartitionResponse, FetchRequest, FetchResponse } from '@tributary/wire/pb/protocol'
+import { lengthDelimitedField } from '@tributary/wire'
+import { FetchPartitionResponse, FetchRequest } from '@tributary/wire/pb/protocol'
 import type { HostedPartition } from '../partitions/hosted-partition.js'
 import type { HandlerContext } from './context.js'
 import { decodeRequest, errorFields, InvalidRequestError } from './errors.js'
@@ -15,7 +16,7 @@ const MAX_FETCH_PARTITIONS = 10_000
  * carry one whole batch, so a consumer always progresses.
  */
 export function fetchHandler(ctx: HandlerContext) {
-  return async (bytes: Uint8Array, { signal }: { signal: AbortSignal }): Promise<Uint8Array> => {
+  return async (bytes: Uint8Array, { signal }: { signal: AbortSignal }): Promise<Uint8Array[]> => {
     const request = decodeRequest('fetch', () => FetchRequest.decode(bytes))
     if (request.maxWaitMs > MAX_FETCH_WAIT_MS)
       throw new InvalidRequestError(`maxWaitMs may be at most ${MAX_FETCH_WAIT_MS}`)
@@ -28,7 +29,7 @@ export function fetchHandler(ctx: HandlerContext) {
       const { responses, total, failed, waitOn } = await readAll(ctx, request, maxBytes, signal)
       const remaining = deadline - ctx.now()
       if (total >= Math.max(1, request.minBytes) || failed || remaining <= 0 || signal.aborted || round > 10_000) {
-        return FetchResponse.encode({ partitions: responses })
+        return encodeByParts(responses)
       }
       await waitForAny(waitOn, remaining, signal)
     }
@@ -102,4 +103,21 @@ async function waitForAny(waitOn: Array<[HostedPartition, number]>, ms: number, 
     signal.removeEventListener('abort', onAbort)
     done.abort()
   }
+}
+
+/** Field numbers in packages/wire/src/pb/protocol.proto: FetchResponse.partitions, FetchPartitionResponse.records. */
+const PARTITIONS_FIELD = 1
+const RECORDS_FIELD = 8
+
+/**
+ * The response as parts: each partition's fields, then its record bytes as they came from the
+ * log, uncopied (protobuf merges fields given in any order), wrapped as repeated field 1.
+ */
+function encodeByParts(responses: FetchPartitionResponse[]): Uint8Array[] {
+  return responses.flatMap(({ records, ...fields }) =>
+    lengthDelimitedField(PARTITIONS_FIELD, [
+      FetchPartitionResponse.encode(fields),
+      ...(records.byteLength > 0 ? lengthDelimitedField(RECORDS_FIELD, [records]) : []),
+    ]),
+  )
 }

@@ -7,7 +7,7 @@ import type { Logger } from '../logger.js'
 import { abortReason } from './abort.js'
 import { decodeErrorPayload } from './error-payload.js'
 import { FrameTooLargeError, InvalidFrameError, RpcStreamClosedError } from './errors.js'
-import { encodeFrame, FrameDecoder, FrameKind } from './frame.js'
+import { FrameDecoder, FrameKind, frameParts, type Payload } from './frame.js'
 import { StreamWriter } from './stream-writer.js'
 
 export interface ClientStreamConfig {
@@ -66,7 +66,7 @@ export class ClientStream {
   }
 
   /** Sends one request and settles with its response; `signal` abort rejects it and forgets its id. */
-  request(payload: Uint8Array, signal: AbortSignal): Promise<Uint8Array> {
+  request(payload: Payload, signal: AbortSignal): Promise<Uint8Array> {
     if (this.#closed) return Promise.reject(new RpcStreamClosedError(`${this.#config.protocol} stream is closed`))
     if (signal.aborted) return Promise.reject(abortReason(signal))
     const id = this.#allocateId()
@@ -85,7 +85,7 @@ export class ClientStream {
           reject(err)
         },
       })
-      this.#writer.write(encodeFrame(id, FrameKind.Request, payload), { signal }).catch((err: unknown) => {
+      this.#writer.write(frameParts(id, FrameKind.Request, payload), { signal }).catch((err: unknown) => {
         if (signal.aborted) return // already rejected by onAbort; the frame was never sent
         const cause = err instanceof Error ? err : new Error(String(err))
         this.#fail(new RpcStreamClosedError(`${this.#config.protocol} request could not be sent`, { cause }), 'abort')

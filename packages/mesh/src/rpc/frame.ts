@@ -39,18 +39,43 @@ export function frameKindName(kind: number): string {
   }
 }
 
-/** One contiguous buffer, so a frame costs one `stream.send()` (libp2p's cost is per send, not per byte). */
-export function encodeFrame(correlationId: number, kind: FrameKind, payload: Uint8Array): Uint8Array {
-  if (payload.byteLength > MAX_U32 - LENGTH_OVERHEAD) {
-    throw new FrameTooLargeError(payload.byteLength, MAX_U32 - LENGTH_OVERHEAD, correlationId)
+/** A payload as one buffer or as parts (e.g. a message header and the record bytes it carries, uncopied). */
+export type Payload = Uint8Array | readonly Uint8Array[]
+
+export function payloadLength(payload: Payload): number {
+  if (payload instanceof Uint8Array) return payload.byteLength
+  let n = 0
+  for (const part of payload) n += part.byteLength
+  return n
+}
+
+/**
+ * A frame as a list of buffers: the 9-byte header, then the payload's own buffers, uncopied.
+ * It still costs one `stream.send()` (libp2p's cost is per send, not per byte), and a large
+ * payload (record batches) is never copied on its way out.
+ */
+export function frameParts(correlationId: number, kind: FrameKind, payload: Payload): Uint8ArrayList<ArrayBufferLike> {
+  const length = payloadLength(payload)
+  if (length > MAX_U32 - LENGTH_OVERHEAD) {
+    throw new FrameTooLargeError(length, MAX_U32 - LENGTH_OVERHEAD, correlationId)
   }
-  const frame = new Uint8Array(FRAME_HEADER_BYTES + payload.byteLength)
-  const view = new DataView(frame.buffer)
-  view.setUint32(0, LENGTH_OVERHEAD + payload.byteLength)
+  const header = new Uint8Array(FRAME_HEADER_BYTES)
+  const view = new DataView(header.buffer)
+  view.setUint32(0, LENGTH_OVERHEAD + length)
   view.setUint32(4, correlationId >>> 0)
   view.setUint8(8, kind)
-  frame.set(payload, FRAME_HEADER_BYTES)
-  return frame
+  const list = new Uint8ArrayList<ArrayBufferLike>(header)
+  if (payload instanceof Uint8Array) {
+    if (payload.byteLength > 0) list.append(payload)
+  } else {
+    for (const part of payload) if (part.byteLength > 0) list.append(part)
+  }
+  return list
+}
+
+/** One contiguous frame (tests, and callers that need a single buffer). */
+export function encodeFrame(correlationId: number, kind: FrameKind, payload: Payload): Uint8Array {
+  return frameParts(correlationId, kind, payload).subarray()
 }
 
 export interface FrameDecoderInit {

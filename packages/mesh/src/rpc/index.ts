@@ -8,7 +8,17 @@ export {
   RpcQueueFullError,
   RpcStreamClosedError,
 } from './errors.js'
-export { encodeFrame, FRAME_HEADER_BYTES, type Frame, FrameDecoder, type FrameDecoderInit, FrameKind } from './frame.js'
+export {
+  encodeFrame,
+  FRAME_HEADER_BYTES,
+  type Frame,
+  FrameDecoder,
+  type FrameDecoderInit,
+  FrameKind,
+  frameParts,
+  type Payload,
+  payloadLength,
+} from './frame.js'
 export { type RequestOptions, RpcClient, type RpcClientOptions, type RpcDialer } from './rpc-client.js'
 export {
   createRpcServerStats,

@@ -29,6 +29,7 @@ import { componentLogger, type Logger, silentLogger } from '../logger.js'
 import { abortReason, raceSignal } from './abort.js'
 import { ClientStream } from './client-stream.js'
 import { FrameTooLargeError, PeerUnreachableError, RpcClientClosedError, RpcQueueFullError } from './errors.js'
+import { type Payload, payloadLength } from './frame.js'
 
 export interface RpcClientOptions {
   /** Largest response payload accepted; a bigger one fails its request and resets the stream. */
@@ -108,10 +109,11 @@ export class RpcClient {
     return this.#inFlight
   }
 
-  async request(payload: Uint8Array, options: RequestOptions = {}): Promise<Uint8Array> {
+  async request(payload: Payload, options: RequestOptions = {}): Promise<Uint8Array> {
     if (this.#closed) throw new RpcClientClosedError()
-    if (payload.byteLength > this.#maxRequestBytes) {
-      throw new FrameTooLargeError(payload.byteLength, this.#maxRequestBytes)
+    const length = payloadLength(payload)
+    if (length > this.#maxRequestBytes) {
+      throw new FrameTooLargeError(length, this.#maxRequestBytes)
     }
     options.signal?.throwIfAborted()
 

@@ -19,6 +19,7 @@ import {
 } from '../constants.js'
 import { componentLogger, type Logger, silentLogger } from '../logger.js'
 import { RpcStreamClosedError } from './errors.js'
+import type { Payload } from './frame.js'
 import { ServerStream } from './server-stream.js'
 
 export interface RpcHandlerContext {
@@ -33,7 +34,8 @@ export interface RpcHandlerContext {
  * Answers one request. Throw a TributaryError to answer with its code and message; any other error
  * reaches the peer as UNKNOWN_SERVER_ERROR with a generic message (and is logged here).
  */
-export type RpcHandler = (request: Uint8Array, ctx: RpcHandlerContext) => Promise<Uint8Array>
+/** The response may be parts (a header and record bytes), sent without being copied together. */
+export type RpcHandler = (request: Uint8Array, ctx: RpcHandlerContext) => Promise<Payload>
 
 /** Counters a server updates as it runs; pass one in to observe it (tests, metrics). */
 export interface RpcServerStats {

@@ -13,12 +13,21 @@
  */
 import type { Stream } from '@libp2p/interface'
 import { RequestTimedOutError } from '@tributary/wire'
+import type { Uint8ArrayList } from 'uint8arraylist'
 import { YAMUX_MAX_STREAM_WINDOW } from '../constants.js'
 import type { Logger } from '../logger.js'
 import { raceSignal } from './abort.js'
 import { encodeErrorPayload, isWireError, unknownServerError } from './error-payload.js'
 import { InvalidFrameError, RpcStreamClosedError } from './errors.js'
-import { encodeFrame, FRAME_HEADER_BYTES, type Frame, FrameDecoder, FrameKind, frameKindName } from './frame.js'
+import {
+  FRAME_HEADER_BYTES,
+  type Frame,
+  FrameDecoder,
+  FrameKind,
+  frameKindName,
+  frameParts,
+  type Payload,
+} from './frame.js'
 import type { RpcHandler, RpcServerStats } from './rpc-server.js'
 import { StreamWriter } from './stream-writer.js'
 
@@ -153,18 +162,18 @@ export class ServerStream {
       controller.abort(new RequestTimedOutError(`${protocol} handler did not finish within ${handlerTimeoutMs} ms`))
     }, handlerTimeoutMs)
 
-    let reply: Uint8Array
+    let reply: Uint8ArrayList<ArrayBufferLike>
     try {
       const response = await raceSignal(this.#invoke(frame.payload, controller.signal), controller.signal)
-      reply = encodeFrame(correlationId, FrameKind.Response, response)
+      reply = frameParts(correlationId, FrameKind.Response, response)
     } catch (err) {
       stats.errors++
       if (isWireError(err)) {
         logger.debug({ peer: peerId, protocol, code: err.code, err: err.message }, 'rpc handler answered an error')
-        reply = encodeFrame(correlationId, FrameKind.Error, encodeErrorPayload(err))
+        reply = frameParts(correlationId, FrameKind.Error, encodeErrorPayload(err))
       } else {
         logger.warn({ peer: peerId, protocol, err: String(err) }, 'rpc handler failed')
-        reply = encodeFrame(correlationId, FrameKind.Error, encodeErrorPayload(unknownServerError(protocol)))
+        reply = frameParts(correlationId, FrameKind.Error, encodeErrorPayload(unknownServerError(protocol)))
       }
     } finally {
       clearTimeout(timer)
@@ -188,7 +197,7 @@ export class ServerStream {
     }
   }
 
-  async #invoke(payload: Uint8Array, signal: AbortSignal): Promise<Uint8Array> {
+  async #invoke(payload: Uint8Array, signal: AbortSignal): Promise<Payload> {
     return this.#config.handler(payload, { peerId: this.#config.peerId, protocol: this.#config.protocol, signal })
   }
 

@@ -6,6 +6,7 @@
  */
 import type { Stream } from '@libp2p/interface'
 import { TributaryError } from '@tributary/wire'
+import type { Uint8ArrayList } from 'uint8arraylist'
 import { NETWORK_EXCEPTION, RpcStreamClosedError } from './errors.js'
 
 /** The peer stopped reading: its stream stayed full for longer than the drain timeout. */
@@ -35,13 +36,13 @@ export class StreamWriter {
    * Queues `data` behind earlier writes. Resolves once the stream accepted it (not once the peer
    * read it). The queue is bounded by the callers' in-flight limits, not here.
    */
-  write(data: Uint8Array, options?: WriteOptions): Promise<void> {
+  write(data: Uint8Array | Uint8ArrayList<ArrayBufferLike>, options?: WriteOptions): Promise<void> {
     const result = this.#tail.then(() => this.#send(data, options))
     this.#tail = result.catch(() => {})
     return result
   }
 
-  async #send(data: Uint8Array, options?: WriteOptions): Promise<void> {
+  async #send(data: Uint8Array | Uint8ArrayList<ArrayBufferLike>, options?: WriteOptions): Promise<void> {
     options?.signal?.throwIfAborted()
     this.#assertWritable()
     if (this.#stream.writableNeedsDrain) {
