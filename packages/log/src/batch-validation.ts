@@ -11,7 +11,7 @@ import {
 } from '@tributary/wire'
 import { compacts, type LogConfig } from './config.js'
 import { inPartition } from './errors.js'
-import type { StoredBatch } from './types.js'
+import type { AppendResult, StoredBatch } from './types.js'
 
 export interface ValidatedAppend {
   batches: StoredBatch[]
@@ -131,4 +131,23 @@ export async function validateFollowerAppend(
     throw inPartition(err, `${name}: rejected replicated append`)
   }
   return { batches, recordCount, bytes: bytes.length, logAppendTime: -1 }
+}
+
+/** What an append reports: the offsets its batches received. */
+export function appendResult(validated: ValidatedAppend): AppendResult {
+  const { batches } = validated
+  return {
+    firstOffset: batches[0]!.baseOffset,
+    lastOffset: batches.at(-1)!.lastOffset,
+    logAppendTime: validated.logAppendTime,
+    batchCount: batches.length,
+    recordCount: validated.recordCount,
+    bytes: validated.bytes,
+  }
+}
+
+/** A stored batch's partition leader epoch (header bytes 12-15). */
+export function readEpoch(batch: StoredBatch): number {
+  const b = batch.bytes
+  return ((b[12]! << 24) | (b[13]! << 16) | (b[14]! << 8) | b[15]!) >> 0
 }

@@ -1,11 +1,19 @@
 import { FencedLeaderEpochError, InvalidRecordError, KafkaStorageError, OffsetOutOfRangeError } from '@tributary/wire'
-import { type ValidatedAppend, validateFollowerAppend, validateLeaderAppend } from './batch-validation.js'
+import {
+  appendResult,
+  readEpoch,
+  type ValidatedAppend,
+  validateFollowerAppend,
+  validateLeaderAppend,
+} from './batch-validation.js'
 import { runCompaction } from './compaction.js'
 import { type LogConfig, resolveLogConfig, validateLogConfig } from './config.js'
+import { GroupCommitQueue, type PendingLeaderAppend } from './group-commit.js'
 import { LeaderEpochCache } from './leader-epoch-cache.js'
 import { ReadWriteLock, SerialQueue } from './lock.js'
+import { loadLog, META_CLEANER, META_EPOCHS, META_HIGH_WATERMARK, META_LOG_START } from './log-loader.js'
 import { type Logger, silentLogger } from './logger.js'
-import { findFirstAtOrAfter, verifyChunk } from './read-verification.js'
+import { findFirstAtOrAfter, readVerified, segmentIndexFor } from './read-verification.js'
 import { planRetention } from './retention.js'
 import type {
   AbortOptions,
@@ -35,11 +43,6 @@ export interface OpenLogOptions extends AbortOptions {
   /** Milliseconds since the epoch; injectable for tests. */
   clock?: () => number
 }
-
-const META_HIGH_WATERMARK = 'high-watermark'
-const META_LOG_START = 'log-start-offset'
-const META_EPOCHS = 'leader-epochs'
-export const META_CLEANER = 'cleaner-offset'
 
 const DEFAULT_READ_BYTES = 1024 * 1024
 
@@ -75,9 +78,12 @@ export class Log implements PartitionLog {
   private closed = false
   private flushTimer: ReturnType<typeof setInterval> | undefined
   private cleanerOffset: number | undefined
-  private readonly leaderAppends: PendingLeaderAppend[] = []
-  private barrier = 0
   private readonly writes = new SerialQueue()
+  private readonly appends = new GroupCommitQueue(
+    this.writes,
+    (group) => this.commitGroup(group),
+    (err) => this.logger.error({ partition: this.name, err }, 'group commit failed unexpectedly'),
+  )
   private readonly cleaner = new SerialQueue()
   private readonly rw = new ReadWriteLock()
 
@@ -113,81 +119,36 @@ export class Log implements PartitionLog {
   /** @internal */
   async open(options: AbortOptions): Promise<void> {
     const now = this.clock()
-    const opened = await this.store.open(now, options)
-    this.segments = opened.segments
-    this.epochs = LeaderEpochCache.fromJson(opened.meta[META_EPOCHS])
-    this.startOffset = Math.max(parseOffset(opened.meta[META_LOG_START]), this.segments[0]?.baseOffset ?? 0)
-    if (this.segments.length === 0) this.segments = [await this.store.roll(this.startOffset, now, options)]
-    const leo = this.logEndOffset
-    if (this.startOffset > leo) this.startOffset = leo
-    // Recovery may have cut a torn tail whose epochs the checkpoint already named.
-    if (this.epochs.truncateFromEnd(leo)) await this.writeEpochs(options)
-    this.hw = Math.min(parseOffset(opened.meta[META_HIGH_WATERMARK]), leo)
-    if (opened.meta[META_CLEANER] !== undefined) this.cleanerOffset = parseOffset(opened.meta[META_CLEANER])
-    // A crash between advancing the log start and deleting segments leaves segments below it.
-    const below = this.segments.slice(0, -1).filter((s) => s.nextOffset <= this.startOffset)
-    if (below.length > 0) await this.removeSegments(below, options)
+    const loaded = await loadLog(this.store, now, options)
+    this.segments = loaded.segments
+    this.epochs = loaded.epochs
+    this.startOffset = loaded.startOffset
+    this.hw = loaded.highWatermark
+    this.cleanerOffset = loaded.cleanerOffset
+    if (loaded.epochsChanged) await this.writeEpochs(options)
+    if (loaded.belowStart.length > 0) await this.removeSegments(loaded.belowStart, options)
     this.lastFlushMs = now
     if (Number.isFinite(this.cfg.flushMs)) this.startFlushTimer()
-    this.logger.info(
-      {
-        partition: this.name,
-        segments: this.segments.length,
-        logStartOffset: this.startOffset,
-        logEndOffset: leo,
-        clean: opened.cleanShutdown,
-      },
-      'log opened',
-    )
-  }
-
-  /**
-   * Appends as the leader. Appends that queue up behind a running one are committed together
-   * (group commit): each is validated in order with its own offsets, epoch fence and outcome,
-   * then all that passed are written with one store append (one writev on files), which is
-   * where the time goes when batches arrive faster than the disk round trip.
-   */
-  appendAsLeader(batches: Uint8Array, leaderEpoch: number, options: LeaderAppendOptions = {}): Promise<AppendResult> {
-    return new Promise<AppendResult>((resolve, reject) => {
-      const queue = this.leaderAppends
-      const startsGroup = queue.length === 0 || queue.at(-1)!.barrier !== this.barrier
-      queue.push({ bytes: batches, epoch: leaderEpoch, options, resolve, reject, barrier: this.barrier })
-      if (startsGroup) this.scheduleLeaderAppends(this.barrier)
-    })
-  }
-
-  /**
-   * Queues any other change. It raises the barrier, so appends called after it are never
-   * grouped with appends called before it: every operation keeps its call order.
-   */
-  private mutate<T>(fn: () => Promise<T>): Promise<T> {
-    this.barrier++
-    return this.writes.run(fn)
-  }
-
-  /** Queues a writer turn for the appends called under `barrier` (and only those). */
-  private scheduleLeaderAppends(barrier: number): void {
-    this.writes
-      .run(() => this.drainLeaderAppends(barrier))
-      .catch((err: unknown) => {
-        this.logger.error({ partition: this.name, err }, 'group commit failed unexpectedly')
-      })
-  }
-
-  private async drainLeaderAppends(barrier: number): Promise<void> {
-    while (this.leaderAppends.length > 0 && this.leaderAppends[0]!.barrier === barrier) {
-      const group: PendingLeaderAppend[] = []
-      let groupBytes = 0
-      while (this.leaderAppends.length > 0 && this.leaderAppends[0]!.barrier === barrier) {
-        const next = this.leaderAppends[0]!
-        if (group.length > 0 && groupBytes + next.bytes.length > GROUP_COMMIT_MAX_BYTES) break
-        group.push(this.leaderAppends.shift()!)
-        groupBytes += next.bytes.length
-      }
-      await this.commitGroup(group)
+    const { length: segments } = this.segments
+    const fields = {
+      segments,
+      logStartOffset: this.startOffset,
+      logEndOffset: this.logEndOffset,
+      clean: loaded.cleanShutdown,
     }
+    this.logger.info({ partition: this.name, ...fields }, 'log opened')
   }
 
+  appendAsLeader(batches: Uint8Array, leaderEpoch: number, options: LeaderAppendOptions = {}): Promise<AppendResult> {
+    return this.appends.append(batches, leaderEpoch, options)
+  }
+
+  /** Any change other than a leader append: queued in call order with the appends (see GroupCommitQueue). */
+  private mutate<T>(fn: () => Promise<T>): Promise<T> {
+    return this.appends.mutate(fn)
+  }
+
+  /** Validates each append of a group in order (own offsets, epoch fence, outcome), then writes all that passed at once. */
   private async commitGroup(group: PendingLeaderAppend[]): Promise<void> {
     const now = this.clock()
     const accepted: Array<{ request: PendingLeaderAppend; validated: ValidatedAppend }> = []
@@ -320,47 +281,18 @@ export class Log implements PartitionLog {
       }
       const maxOffset = Math.min(options.maxOffset ?? this.hw, leo)
       const maxBytes = Math.max(1, options.maxBytes ?? DEFAULT_READ_BYTES)
-      const empty = (): ReadResult => this.readResult(new Uint8Array(0), 0, offset)
-      if (offset >= maxOffset) return empty()
-      for (let i = this.segmentIndexFor(offset); i < this.segments.length; i++) {
-        const segment = this.segments[i]!
-        if (segment.nextOffset <= offset) continue
-        const chunk = await this.store.read(segment.baseOffset, offset, maxBytes, options)
-        if (chunk.length === 0) continue
-        const verified = verifyChunk(chunk, {
-          name: this.name,
-          offset,
-          maxOffset,
-          segmentEnd: segment.nextOffset,
-          epochFor: (o) => this.epochs.epochForOffset(o),
-        })
-        return this.readResult(chunk.subarray(0, verified.bytes), verified.batchCount, verified.nextOffset ?? offset)
-      }
-      return empty()
+      const found = await readVerified(this.store, this.segments, offset, maxOffset, maxBytes, {
+        name: this.name,
+        epochFor: (o) => this.epochs.epochForOffset(o),
+        signal: options.signal,
+      })
+      const marks = { highWatermark: this.hw, logStartOffset: this.startOffset, logEndOffset: this.logEndOffset }
+      return { ...found, ...marks }
     })
   }
 
-  private readResult(records: Uint8Array, batchCount: number, nextOffset: number): ReadResult {
-    return {
-      records,
-      batchCount,
-      nextOffset,
-      highWatermark: this.hw,
-      logStartOffset: this.startOffset,
-      logEndOffset: this.logEndOffset,
-    }
-  }
-
-  /** Index of the last segment whose base offset is ≤ `offset` (0 if none). */
   private segmentIndexFor(offset: number): number {
-    let lo = 0
-    let hi = this.segments.length - 1
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >>> 1
-      if (this.segments[mid]!.baseOffset <= offset) lo = mid
-      else hi = mid - 1
-    }
-    return lo
+    return segmentIndexFor(this.segments, offset)
   }
 
   setHighWatermark(offset: number): void {
@@ -614,41 +546,4 @@ export class Log implements PartitionLog {
   private async writeEpochs(options: AbortOptions): Promise<void> {
     await this.store.writeMeta({ [META_EPOCHS]: this.epochs.toJson() }, { ...options, durable: true })
   }
-}
-
-/** Leader appends waiting for the writer; bounded by callers' own in-flight limits (the RPC layer's). */
-interface PendingLeaderAppend {
-  bytes: Uint8Array
-  epoch: number
-  options: LeaderAppendOptions
-  resolve: (result: AppendResult) => void
-  reject: (err: unknown) => void
-  /** The barrier when it was called: it may only share a write with appends of the same barrier. */
-  barrier: number
-}
-
-/** Largest group one write carries; later appends wait for the next. */
-const GROUP_COMMIT_MAX_BYTES = 8 * 1024 * 1024
-
-function appendResult(validated: ValidatedAppend): AppendResult {
-  const { batches } = validated
-  return {
-    firstOffset: batches[0]!.baseOffset,
-    lastOffset: batches.at(-1)!.lastOffset,
-    logAppendTime: validated.logAppendTime,
-    batchCount: batches.length,
-    recordCount: validated.recordCount,
-    bytes: validated.bytes,
-  }
-}
-
-function readEpoch(batch: StoredBatch): number {
-  const b = batch.bytes
-  return ((b[12]! << 24) | (b[13]! << 16) | (b[14]! << 8) | b[15]!) >> 0
-}
-
-function parseOffset(value: string | undefined): number {
-  if (value === undefined) return 0
-  const n = Number(value)
-  return Number.isSafeInteger(n) && n >= 0 ? n : 0
 }

@@ -1,6 +1,6 @@
 import { CorruptRecordError, decodeRecordBatch, readBatchHeader, verifyBatchCrc } from '@tributary/wire'
 import { inPartition } from './errors.js'
-import type { LogStore, SegmentInfo, TimestampOffset } from './types.js'
+import type { LogStore, ReadResult, SegmentInfo, TimestampOffset } from './types.js'
 
 export interface ChunkContext {
   name: string
@@ -113,4 +113,46 @@ export async function findFirstAtOrAfter(
     offset = verified.nextOffset
   }
   return null
+}
+
+/** Index of the last segment whose base offset is ≤ `offset` (0 if none). */
+export function segmentIndexFor(segments: readonly SegmentInfo[], offset: number): number {
+  let lo = 0
+  let hi = segments.length - 1
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1
+    if (segments[mid]!.baseOffset <= offset) lo = mid
+    else hi = mid - 1
+  }
+  return lo
+}
+
+/**
+ * The read path: whole batches of one segment from the batch holding `offset`, verified, cut
+ * before the first batch reaching `maxOffset`. An empty segment or one ending at `offset`
+ * hands over to the next.
+ */
+export async function readVerified(
+  store: LogStore,
+  segments: readonly SegmentInfo[],
+  offset: number,
+  maxOffset: number,
+  maxBytes: number,
+  ctx: { name: string; epochFor(offset: number): number; signal?: AbortSignal | undefined },
+): Promise<Pick<ReadResult, 'records' | 'batchCount' | 'nextOffset'>> {
+  const empty = { records: new Uint8Array(0), batchCount: 0, nextOffset: offset }
+  if (offset >= maxOffset) return empty
+  for (let i = segmentIndexFor(segments, offset); i < segments.length; i++) {
+    const segment = segments[i]!
+    if (segment.nextOffset <= offset) continue
+    const chunk = await store.read(segment.baseOffset, offset, maxBytes, { signal: ctx.signal })
+    if (chunk.length === 0) continue
+    const verified = verifyChunk(chunk, { ...ctx, offset, maxOffset, segmentEnd: segment.nextOffset })
+    return {
+      records: chunk.subarray(0, verified.bytes),
+      batchCount: verified.batchCount,
+      nextOffset: verified.nextOffset ?? offset,
+    }
+  }
+  return empty
 }

@@ -12,7 +12,7 @@
  *   storage: new FsLogFactory('./data/logs'), metadataPersistence: snapshotFile('./data'),
  *   bootstrap: ['/ip4/127.0.0.1/tcp/4101/p2p/12D3Koo…'],
  * })
- * console.log(peer.addresses())
+ * const addresses = peer.addresses() // multiaddrs to bootstrap other peers from
  * await peer.stop()
  * ```
  */
