@@ -90,3 +90,17 @@ export const DEFAULT_BOOTSTRAP_MAX_BACKOFF_MS = 10_000
 export const DEFAULT_BOOTSTRAP_DIAL_TIMEOUT_MS = 5000
 /** File, inside the data directory, holding the peer's private key (protobuf, mode 0600). */
 export const PEER_KEY_FILE = 'peer-key'
+
+// --- Replication --------------------------------------------------------------------------------
+
+/**
+ * Per-partition Raft timing of a peer. A follower stands after 1-1.5 s without a successful
+ * fetch (jittered so followers do not split the vote), a candidate retries after 0.5-1 s,
+ * replicas long-poll the leader for up to 300 ms: a dead leader is replaced in about 1.1-1.6 s.
+ */
+export const DEFAULT_PEER_RAFT = {
+  fetchTimeoutMs: 1000,
+  electionTimeoutMs: 500,
+  fetchMaxWaitMs: 300,
+  requestTimeoutMs: 1000,
+} as const

@@ -1,4 +1,4 @@
-import { PROTOCOLS } from './constants.js'
+import { DEFAULT_PEER_RAFT, PROTOCOLS } from './constants.js'
 import { adminHandler } from './handlers/admin.js'
 import type { HandlerContext, MemberView as HandlerMember, TopicSpec } from './handlers/context.js'
 import { fetchHandler } from './handlers/fetch.js'
@@ -109,7 +109,7 @@ export class Peer implements HandlerContext {
       factory: storage,
       logger: componentLogger(logger, 'partitions'),
       transport: this.raftRpc,
-      ...(options.raft === undefined ? {} : { raftConfig: options.raft }),
+      raftConfig: { ...DEFAULT_PEER_RAFT, ...options.raft },
       onRaftChange: (hosted) => {
         const leader = hosted.raft.leaderId
         if (this.lastLeaders.get(hosted) !== leader) {

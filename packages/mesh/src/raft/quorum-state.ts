@@ -63,6 +63,16 @@ export class QuorumState {
   }
 
   /** A fresh election deadline, drawn from [T, 2T) so that split votes resolve. */
+  /**
+   * How long a follower waits without a successful fetch before it stands: the fetch timeout
+   * plus up to half of it again, drawn afresh each time. Followers that last heard from a
+   * leader at the same moment would otherwise all stand at once and split the vote.
+   */
+  randomFetchTimeout(): number {
+    const t = this.init.config.fetchTimeoutMs
+    return t + Math.floor(this.init.random() * (t / 2))
+  }
+
   randomElectionDeadline(): number {
     const t = this.init.config.electionTimeoutMs
     return this.init.clock.now() + t + Math.floor(this.init.random() * t)
@@ -83,7 +93,7 @@ export class QuorumState {
         stored.epoch,
         stored.leaderId,
         stored.votedFor,
-        this.init.clock.now() + this.init.config.fetchTimeoutMs,
+        this.init.clock.now() + this.randomFetchTimeout(),
       )
     } else {
       // A leader that restarts does not lead again in its old epoch (KRaft's Resigned): it waits
@@ -117,12 +127,12 @@ export class QuorumState {
     if (leaderId === this.init.localId || !this.isVoter(leaderId)) throw this.illegal(`follow ${leaderId}`)
     const now = this.init.clock.now()
     if (epoch > s.epoch) {
-      return this.persistThenSet(new FollowerState(epoch, leaderId, undefined, now + this.init.config.fetchTimeoutMs))
+      return this.persistThenSet(new FollowerState(epoch, leaderId, undefined, now + this.randomFetchTimeout()))
     }
     if (epoch < s.epoch || s.role === 'leader' || s.role === 'follower') {
       throw this.illegal(`follow ${leaderId} in epoch ${epoch}`)
     }
-    return this.persistThenSet(new FollowerState(epoch, leaderId, s.votedFor, now + this.init.config.fetchTimeoutMs))
+    return this.persistThenSet(new FollowerState(epoch, leaderId, s.votedFor, now + this.randomFetchTimeout()))
   }
 
   /** Stands for election in the next epoch, having voted for itself. */

@@ -109,7 +109,7 @@ export class ReplicaFetcher {
     }
     // Our log moved since the request went out (a duplicate or late answer): ask again.
     if (log.logEndOffset !== req.fetchOffset || log.latestEpoch() !== req.lastFetchedEpoch) return true
-    state.recordFetchSuccess(core.clock.now(), core.config.fetchTimeoutMs)
+    state.recordFetchSuccess(core.clock.now(), core.quorum.randomFetchTimeout())
 
     if (res.errorCode === ErrorCode.OFFSET_OUT_OF_RANGE) return this.restartAt(res.logStartOffset)
     if (res.divergingEpoch !== undefined) return this.truncateDiverged(res.divergingEpoch)
