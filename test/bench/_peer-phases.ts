@@ -1,7 +1,8 @@
 /**
  * The phases the producer process of `npm run bench -- peer` runs against one peer (see
  * _peer-producer.ts for the process, peer.ts for the benchmark). Records have 16-byte keys and
- * 100-byte values; MiB is 2^20 bytes.
+ * 100-byte values; MiB is 2^20 bytes. `npm run bench -- mesh` reuses the raw, produce and latency
+ * phases with its own `send` (acks, routing to partition leaders) and `peerPids`.
  */
 import { randomFillSync } from 'node:crypto'
 import { readFileSync } from 'node:fs'
@@ -27,7 +28,7 @@ export const ACKS: Acks = 1
 const RING = 64
 const MIB = 2 ** 20
 const RAW_BYTES_AT_10_S = 512 * MIB
-const RAW_WARMUP_BYTES = 64 * MIB
+export const RAW_WARMUP_BYTES = 64 * MIB
 const WARMUP_MS = 1000
 /** The produce phase stops early at this many records (disk and fetch time stay bounded). */
 const MAX_PRODUCE_RECORDS = 10_000_000
@@ -50,6 +51,25 @@ export interface PhaseContext {
   /** Records per produce in the latency phase; one goes out every latencyBatchRecords/10 ms. */
   latencyBatchRecords: number
   peerPid: number | undefined
+  /** Several peer processes (a mesh): their CPU is summed as `peer`. Overrides peerPid. */
+  peerPids?: number[]
+  /** How the produce and latency phases send a batch; default: `broker.produce` with acks=1. */
+  send?: Send
+  /** The acks `send` uses (progress lines only). */
+  acks?: Acks
+}
+
+/** Produces `records` (one encoded batch) to `partition` of the context's topic. */
+export type Send = (partition: number, records: Uint8Array) => Promise<unknown>
+
+const acksName = (ctx: PhaseContext): string => {
+  const acks = ctx.acks ?? ACKS
+  return acks === -1 ? 'all' : `${acks}`
+}
+
+/** The context's `send`, or acks=1 produce through its broker. */
+function sender(ctx: PhaseContext): Send {
+  return ctx.send ?? ((partition, records) => ctx.broker.produce({ topic: ctx.topic, partition, acks: ACKS, records }))
 }
 
 export interface CpuSeconds {
@@ -109,8 +129,15 @@ export interface LatencyResult {
   cpu: CpuSeconds
 }
 
+let progressName = 'peer bench producer'
+
+/** Names the process in progress lines (another benchmark reusing these phases). */
+export function setProgressName(name: string): void {
+  progressName = name
+}
+
 export function progress(msg: string): void {
-  process.stderr.write(`[peer bench producer ${(performance.now() / 1000).toFixed(1)}s] ${msg}\n`)
+  process.stderr.write(`[${progressName} ${(performance.now() / 1000).toFixed(1)}s] ${msg}\n`)
 }
 
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US')
@@ -138,9 +165,18 @@ const machineTicks = (): number | undefined =>
     return user! + nice! + system! + irq! + softirq! + (steal ?? 0)
   })
 
-/** CPU seconds this process, the peer process and everything else on the machine use from now on. */
-function cpuMeter(peerPid: number | undefined): () => CpuSeconds {
-  const peerTicks = (): number | undefined => (peerPid === undefined ? undefined : processTicks(peerPid))
+/** CPU seconds this process, the peer process(es) and everything else on the machine use from now on. */
+export function cpuMeter(ctx: Pick<PhaseContext, 'peerPid' | 'peerPids'>): () => CpuSeconds {
+  const pids = ctx.peerPids ?? (ctx.peerPid === undefined ? [] : [ctx.peerPid])
+  const peerTicks = (): number | undefined => {
+    let sum = 0
+    for (const pid of pids) {
+      const t = processTicks(pid)
+      if (t === undefined) return undefined
+      sum += t
+    }
+    return pids.length === 0 ? undefined : sum
+  }
   const ownStarted = process.cpuUsage()
   const [peerStarted, machineStarted, selfStarted] = [peerTicks(), machineTicks(), processTicks(process.pid)]
   return () => {
@@ -157,7 +193,7 @@ function cpuMeter(peerPid: number | undefined): () => CpuSeconds {
 }
 
 /** RING pre-encoded batches of `count` records with random 16-byte keys and 100-byte values. */
-function encodeRing(count: number): Uint8Array[] {
+export function encodeRing(count: number): Uint8Array[] {
   const recordBytes = KEY_BYTES + VALUE_BYTES
   const ring: Uint8Array[] = []
   for (let r = 0; r < RING; r++) {
@@ -224,11 +260,12 @@ async function produceFor(
   let sent = 0
   let batches = 0
   let bytes = 0
+  const send = sender(ctx)
   const lane = async (): Promise<void> => {
     while (performance.now() < deadline && sent * THROUGHPUT_BATCH_RECORDS < maxRecords) {
       const b = sent++
       const records = ring[b % ring.length]!
-      await ctx.broker.produce({ topic: ctx.topic, partition: b % ctx.partitions, acks: ACKS, records })
+      await send(b % ctx.partitions, records)
       batches++
       bytes += records.byteLength
     }
@@ -241,9 +278,10 @@ export async function producePhase(ctx: PhaseContext): Promise<ProduceResult> {
   const ring = encodeRing(THROUGHPUT_BATCH_RECORDS)
   const warmup = await produceFor(ctx, ring, WARMUP_MS, Number.POSITIVE_INFINITY)
   progress(
-    `produce: warm-up ${fmt(warmup.records)} records; measuring ${ctx.seconds / 2} s with ${ctx.window} in flight`,
+    `produce: warm-up ${fmt(warmup.records)} records; measuring ${ctx.seconds / 2} s with ${ctx.window} in flight, ` +
+      `acks=${acksName(ctx)}`,
   )
-  const cpu = cpuMeter(ctx.peerPid)
+  const cpu = cpuMeter(ctx)
   const run = await produceFor(ctx, ring, (ctx.seconds / 2) * 1000, MAX_PRODUCE_RECORDS)
   const recordsPerS = run.records / run.seconds
   const mbPerS = run.bytes / MIB / run.seconds
@@ -264,7 +302,7 @@ export async function fetchPhase(ctx: PhaseContext): Promise<FetchResult> {
   const next = new Map(ends.map((e) => [e.partition, 0]))
   const expected = ends.reduce((sum, e) => sum + e.offset, 0)
   progress(`fetch: ${fmt(expected)} records from offset 0, ${ctx.fetchMaxBytes / MIB} MiB per fetch`)
-  const cpu = cpuMeter(ctx.peerPid)
+  const cpu = cpuMeter(ctx)
   const started = performance.now()
   const request = () => {
     const behind = [...next].filter(([partition, offset]) => offset < end.get(partition)!)
@@ -337,6 +375,7 @@ async function schedule(
   const answers: Array<Promise<void>> = []
   let outstanding = 0
   let maxLag = 0
+  const send = sender(ctx)
   const t0 = performance.now() + 5
   for (let i = 0; i < count; i++) {
     const due = t0 + i * intervalMs
@@ -351,7 +390,7 @@ async function schedule(
     maxLag = Math.max(maxLag, sentAt - due)
     outstanding++
     const records = ring[i % ring.length]!
-    const answer = ctx.broker.produce({ topic: ctx.topic, partition: i % ctx.partitions, acks: ACKS, records })
+    const answer = send(i % ctx.partitions, records)
     answers.push(
       answer.then(() => {
         const now = performance.now()
@@ -369,10 +408,10 @@ export async function latencyPhase(ctx: PhaseContext): Promise<LatencyResult> {
   const intervalMs = (batchRecords * 1000) / LATENCY_RECORDS_PER_S
   const ring = encodeRing(batchRecords)
   const total = Math.round((ctx.seconds * 1000) / intervalMs)
-  const what = `${batchRecords} records every ${intervalMs} ms (${fmt(LATENCY_RECORDS_PER_S)} records/s), acks=${ACKS}`
+  const what = `${batchRecords} records every ${intervalMs} ms (${fmt(LATENCY_RECORDS_PER_S)} records/s), acks=${acksName(ctx)}`
   progress(`latency: 1 s warm-up, then ${fmt(total)} produces of ${what}`)
   await schedule(ctx, ring, Math.round(WARMUP_MS / intervalMs), intervalMs)
-  const cpu = cpuMeter(ctx.peerPid)
+  const cpu = cpuMeter(ctx)
   const run = await schedule(ctx, ring, total, intervalMs)
   const latencies = run.samples.map((s) => s.latency).sort((a, b) => a - b)
   const scheduled = run.samples.map((s) => s.scheduled).sort((a, b) => a - b)

@@ -1,0 +1,177 @@
+/**
+ * The producer process of `npm run bench -- mesh` (see mesh.ts): a client libp2p node in its
+ * own process, connected to every peer process, that creates a topic with replication factor 3,
+ * runs the phases and sends its result (MeshProducerOutput) over the IPC channel it was started
+ * with; progress goes to stderr. Produces go to each partition's leader (_mesh-router.ts).
+ *
+ *   node --conditions=source --import tsx test/bench/_mesh-producer.ts --peers <multiaddr,…>
+ *     --peer-pids <pid,…> --phases <raw,acks-all,acks-1,latency,failover> [--seconds N]
+ *     [--partitions N] [--window N] [--latency-batch N] [--rounds N]
+ *
+ * Phases run in the order given; the raw stream goes from this process to the first peer.
+ */
+import '@tributary/mesh/polyfills'
+import { createMeshNode } from '@tributary/mesh/node'
+import { TopicAlreadyExistsError } from '@tributary/wire'
+import { failoverPhase, waitAgreed } from './_mesh-failover.ts'
+import {
+  DEFAULT_PHASES,
+  type MeshProducerOutput,
+  PHASES,
+  type Phase,
+  REPLICATION_FACTOR,
+  sendResult,
+} from './_mesh-ipc.ts'
+import { LeaderRouter } from './_mesh-router.ts'
+import {
+  cpuMeter,
+  encodeRing,
+  KEY_BYTES,
+  LATENCY_RECORDS_PER_S,
+  latencyPhase,
+  type PhaseContext,
+  producePhase,
+  progress,
+  RAW_CHUNK_BYTES,
+  RAW_WARMUP_BYTES,
+  rawPhase,
+  setProgressName,
+  THROUGHPUT_BATCH_RECORDS,
+  VALUE_BYTES,
+} from './_peer-phases.ts'
+
+interface Args {
+  peers: string[]
+  peerPids: number[]
+  phases: Phase[]
+  seconds: number
+  partitions: number
+  window: number
+  latencyBatchRecords: number
+  rounds: number
+}
+
+const USAGE =
+  'usage: _mesh-producer.ts --peers <multiaddr,…> --peer-pids <pid,…> --phases <phase,…> [--seconds N] ' +
+  '[--partitions N] [--window N] [--latency-batch N] [--rounds N]'
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = {
+    peers: [],
+    peerPids: [],
+    phases: [...DEFAULT_PHASES],
+    seconds: 10,
+    partitions: 3,
+    window: 32,
+    latencyBatchRecords: 10,
+    rounds: 3,
+  }
+  for (let i = 0; i < argv.length; i += 2) {
+    const [flag, value = ''] = [argv[i], argv[i + 1]]
+    const n = Number(value)
+    const count = Number.isSafeInteger(n) && n > 0
+    if (flag === '--peers') args.peers = value.split(',')
+    else if (flag === '--peer-pids') args.peerPids = value.split(',').map(Number)
+    else if (flag === '--phases') args.phases = value.split(',') as Phase[]
+    else if (flag === '--seconds' && n > 0) args.seconds = n
+    else if (flag === '--partitions' && count) args.partitions = n
+    else if (flag === '--window' && count) args.window = n
+    else if (flag === '--latency-batch' && count) args.latencyBatchRecords = n
+    else if (flag === '--rounds' && count) args.rounds = n
+    else throw new Error(`bad argument '${flag} ${value}'; ${USAGE}`)
+  }
+  for (const phase of args.phases) if (!PHASES.includes(phase)) throw new Error(`unknown phase '${phase}'; ${USAGE}`)
+  if (args.peers.length < REPLICATION_FACTOR) throw new Error(`needs ${REPLICATION_FACTOR} peers; ${USAGE}`)
+  return args
+}
+
+/** Creates the topic and waits until every partition has an agreed leader that takes acks=all produces. */
+async function createTopic(router: LeaderRouter, partitions: number): Promise<void> {
+  const broker = router.broker(router.peerIds[0]!)
+  const [created] = await broker.createTopics([
+    { name: router.topic, partitions, replicationFactor: REPLICATION_FACTOR },
+  ])
+  if (created?.error !== undefined && !(created.error instanceof TopicAlreadyExistsError)) throw created.error
+  await waitAgreed(router, partitions)
+  const [probe] = encodeRing(1)
+  for (let partition = 0; partition < partitions; partition++) await router.produce(partition, -1, probe!)
+}
+
+/** One acks=all produce per partition: a majority of each partition's replicas has caught up. */
+async function catchUp(router: LeaderRouter, partitions: number): Promise<void> {
+  const [probe] = encodeRing(1)
+  await Promise.all(Array.from({ length: partitions }, (_, p) => router.produce(p, -1, probe!)))
+}
+
+/** The raw stream phase, with the CPU every process used for it (warm-up included). */
+async function rawRun(ctx: PhaseContext): Promise<MeshProducerOutput['raw'][number]> {
+  const cpu = cpuMeter(ctx)
+  const result = await rawPhase(ctx)
+  return { ...result, cpu: cpu(), bytesWithWarmup: result.bytes + RAW_WARMUP_BYTES }
+}
+
+async function main(): Promise<void> {
+  setProgressName('mesh bench producer')
+  const args = parseArgs(process.argv.slice(2))
+  const topic = `bench-mesh-${Date.now()}`
+  const node = await createMeshNode({ host: '127.0.0.1', tcpPort: 0, wsPort: false })
+  const router = new LeaderRouter(node, args.peers, topic)
+  const rawPeer = router.peerIds[0]!
+  const ctx: PhaseContext = {
+    node,
+    broker: router.broker(rawPeer),
+    address: args.peers[0]!,
+    topic,
+    partitions: args.partitions,
+    seconds: args.seconds,
+    window: args.window,
+    fetchMaxBytes: 0,
+    latencyBatchRecords: args.latencyBatchRecords,
+    peerPid: undefined,
+    peerPids: args.peerPids,
+  }
+  const acksAll: PhaseContext = { ...ctx, acks: -1, send: (p, records) => router.produce(p, -1, records) }
+  const acks1: PhaseContext = { ...ctx, acks: 1, send: (p, records) => router.produce(p, 1, records) }
+  try {
+    await createTopic(router, args.partitions)
+    const leaders = Array.from({ length: args.partitions }, (_, p) => router.leaderOf(p) ?? '')
+    progress(`${topic}: ${args.partitions} partitions × ${REPLICATION_FACTOR} replicas, leaders ready`)
+    const output: MeshProducerOutput = {
+      config: {
+        topic,
+        partitions: args.partitions,
+        replicationFactor: REPLICATION_FACTOR,
+        keyBytes: KEY_BYTES,
+        valueBytes: VALUE_BYTES,
+        throughputBatchRecords: THROUGHPUT_BATCH_RECORDS,
+        produceWindow: args.window,
+        latencyBatchRecords: args.latencyBatchRecords,
+        latencyRecordsPerS: LATENCY_RECORDS_PER_S,
+        rawChunkBytes: RAW_CHUNK_BYTES,
+        rawPeer,
+      },
+      leaders,
+      raw: [],
+      retried: {},
+    }
+    for (const phase of args.phases) {
+      if (phase === 'raw') output.raw.push(await rawRun(ctx))
+      else if (phase === 'acks-all') output.acksAll = await producePhase(acksAll)
+      else if (phase === 'acks-1') output.acks1 = await producePhase(acks1)
+      else if (phase === 'latency') output.latency = await latencyPhase(acksAll)
+      else {
+        output.retried = Object.fromEntries(router.retried)
+        output.failover = await failoverPhase(router, args.partitions, args.rounds)
+      }
+      // Followers of an acks=1 phase may trail: let them catch up before what comes next.
+      if (phase === 'acks-1') await catchUp(router, args.partitions)
+    }
+    if (!args.phases.includes('failover')) output.retried = Object.fromEntries(router.retried)
+    await sendResult(output)
+  } finally {
+    router.close()
+    await node.stop()
+  }
+}
+
+await main()
