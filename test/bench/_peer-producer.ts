@@ -43,7 +43,7 @@ type Phase = (typeof PHASES)[number]
 const DEFAULTS = {
   seconds: 10,
   partitions: 1,
-  window: 16,
+  window: 32,
   /** 4 MiB fetched faster than 2, 8 or 16 MiB here (less to copy and collect per response). */
   fetchMaxBytes: 4 * 2 ** 20,
   /** 10 records every 1 ms. */

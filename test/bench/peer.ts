@@ -7,7 +7,7 @@
  * producer process (_peer-producer.ts), which runs over its one connection to the peer:
  * 1. raw stream: /tributary/perf uploads 512 MiB in 64 KiB sends (after a 64 MiB warm-up) — what
  *    these two processes move with no protocol on top;
- * 2. produce, acks=1: pre-encoded batches of 1,000 records, `--window` (16) requests in flight, for
+ * 2. produce, acks=1: pre-encoded batches of 1,000 records, `--window` (32) requests in flight, for
  *    `--seconds`/2 s after a 1 s warm-up; MiB/s counts the record-batch bytes acknowledged;
  * 3. fetch: everything produced (warm-up included) read back from offset 0, `--fetch-max-bytes`
  *    (4 MiB) per fetch, the next fetch in flight while a response is decoded, every record decoded;
