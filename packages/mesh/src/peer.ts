@@ -164,8 +164,17 @@ export class Peer implements HandlerContext {
     }
     this.unregister.push(await registerPerfProtocol(this.node, { logger: this.logger }))
     await this.sync.start()
+    this.node.addEventListener('peer:disconnect', this.onDisconnect)
     await this.membership.start()
     this.logger.info({ peerId: this.peerId, addresses: this.addresses() }, 'peer started')
+  }
+
+  /** A lost connection to a partition's leader lets its followers stand at once, not after the fetch timeout. */
+  private readonly onDisconnect = (evt: CustomEvent<{ toString(): string }>): void => {
+    const gone = evt.detail.toString()
+    for (const hosted of this.partitions.list()) {
+      if (hosted.raft.leaderId === gone) hosted.raft.leaderUnreachable(gone).catch(() => {})
+    }
   }
 
   /** Replicas in storage of topics that were deleted or re-created while this peer was away. */
@@ -242,14 +251,16 @@ export class Peer implements HandlerContext {
     return this.registry.listTopics()
   }
 
-  /** Alive voters, this peer included when it votes: where placement may put replicas. */
+  /**
+   * Voters placement may put replicas on: alive ones, and suspect ones (a connection dropped
+   * but their heartbeats are not overdue) — a transient disconnect must not shrink placement
+   * to whoever is still connected. This peer is included when it votes.
+   */
   voters(): string[] {
-    const ids = new Set(
-      this.membership
-        .voters()
-        .filter((m) => m.status === 'alive')
-        .map((m) => m.peerId),
-    )
+    const eligible = this.membership
+      .members()
+      .filter((m) => m.roles.voter && (m.status === 'alive' || m.status === 'suspect'))
+    const ids = new Set(eligible.map((m) => m.peerId))
     if (this.options.voter ?? true) ids.add(this.peerId)
     return [...ids].sort()
   }
@@ -312,6 +323,7 @@ export class Peer implements HandlerContext {
   /** Leaves the mesh cleanly: announces the leave, flushes and closes every log. Idempotent. */
   stop(): Promise<void> {
     this.stopping ??= (async () => {
+      this.node.removeEventListener('peer:disconnect', this.onDisconnect)
       for (const unregister of this.unregister.splice(0)) await unregister().catch(() => {})
       await this.membership.stop().catch((err: unknown) => this.logger.warn({ err }, 'membership stop failed'))
       clearInterval(this.leadershipTimer)

@@ -161,6 +161,26 @@ export class PartitionRaft implements RaftCore, RaftRequestHandler {
     this.logger.info({ partition: this.partition }, 'raft stopped')
   }
 
+  /**
+   * The transport lost its connection to `peerId`. If that is this follower's leader, stand
+   * soon (within a fraction of an election timeout, randomized so followers do not split the
+   * vote) instead of waiting out the fetch timeout. Always safe: it only fires a timeout early;
+   * a leader that is in fact alive wins its followers back, or keeps them, by the usual rules.
+   */
+  leaderUnreachable(peerId: string): Promise<void> {
+    return this.locked(() => {
+      const s = this.quorum.state
+      if (s.role !== 'follower' || s.leaderId !== peerId || !this.quorum.localIsVoter) return
+      const at = this.clock.now() + Math.floor(this.random() * (this.config.electionTimeoutMs / 2))
+      this.logger.debug(
+        { partition: this.partition, epoch: s.epoch, leader: peerId },
+        'lost the leader; standing sooner',
+      )
+      s.expediteElection(at)
+      this.reschedule()
+    })
+  }
+
   /** Called after every change of role, leader, epoch or high watermark. Returns an unsubscribe function. */
   onChange(listener: (change: RaftChange) => void): () => void {
     return this.changes.subscribe(listener)

@@ -329,4 +329,21 @@ describe('raft > partition raft', () => {
     await raft.stop()
     await raft.stop()
   })
+
+  it('stands soon after losing the connection to its leader, and ignores other peers going away', async () => {
+    const clock = new SimClock()
+    const { raft, transport } = await replica({ id: 'b', voters: VOTERS, clock })
+    await raft.start()
+    await raft.handleBeginQuorumEpoch({ partition: 'p', leaderId: 'c', leaderEpoch: 3 })
+    await raft.leaderUnreachable('a')
+    // Well before the fetch timeout (200 ms here), but only after the leader itself is gone.
+    await advance(clock, 60)
+    expect(raft.role).toBe('follower')
+    await raft.leaderUnreachable('c')
+    await advance(clock, 60)
+    expect(raft.role).toBe('candidate')
+    expect(raft.epoch).toBe(4)
+    expect((transport as ScriptedTransport).take('vote').map((c) => c.to).sort()).toEqual(['a', 'c'])
+    await raft.stop()
+  })
 })
