@@ -1,3 +1,4 @@
+import type { RequestEvent } from '@tributary/mesh'
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
 
 /** What the metrics read from a running peer. */
@@ -19,14 +20,6 @@ export interface ObservedPeer {
   }>
   leaderChanges(): number
   onRequest(listener: (event: RequestEvent) => void): () => void
-}
-
-export interface RequestEvent {
-  protocol: string
-  durationMs: number
-  bytesIn: number
-  bytesOut: number
-  ok: boolean
 }
 
 /**
