@@ -343,7 +343,12 @@ describe('raft > partition raft', () => {
     await advance(clock, 60)
     expect(raft.role).toBe('candidate')
     expect(raft.epoch).toBe(4)
-    expect((transport as ScriptedTransport).take('vote').map((c) => c.to).sort()).toEqual(['a', 'c'])
+    expect(
+      (transport as ScriptedTransport)
+        .take('vote')
+        .map((c) => c.to)
+        .sort(),
+    ).toEqual(['a', 'c'])
     await raft.stop()
   })
 })
