@@ -1,4 +1,4 @@
-import { FencedLeaderEpochError, InvalidRecordError, KafkaStorageError, OffsetOutOfRangeError } from '@tributary/wire'
+import { FencedLeaderEpochError, InvalidRecordError, OffsetOutOfRangeError } from '@tributary/wire'
 import {
   appendResult,
   readEpoch,
@@ -9,27 +9,21 @@ import {
 import { runCompaction } from './compaction.js'
 import { type LogConfig, resolveLogConfig, validateLogConfig } from './config.js'
 import { GroupCommitQueue, type PendingLeaderAppend } from './group-commit.js'
-import { LeaderEpochCache } from './leader-epoch-cache.js'
-import { ReadWriteLock, SerialQueue } from './lock.js'
+import { SerialQueue } from './lock.js'
 import { loadLog, META_CLEANER, META_EPOCHS, META_HIGH_WATERMARK, META_LOG_START } from './log-loader.js'
-import { type Logger, silentLogger } from './logger.js'
-import { findFirstAtOrAfter, readVerified, segmentIndexFor } from './read-verification.js'
+import { LogView } from './log-view.js'
+import type { Logger } from './logger.js'
 import { planRetention } from './retention.js'
 import type {
   AbortOptions,
   AppendResult,
   CompactionResult,
-  EpochEndOffset,
-  EpochEntry,
   LeaderAppendOptions,
   LogStore,
   PartitionLog,
-  ReadOptions,
-  ReadResult,
   RetentionResult,
   SegmentInfo,
   StoredBatch,
-  TimestampOffset,
 } from './types.js'
 
 export interface OpenLogOptions extends AbortOptions {
@@ -43,8 +37,6 @@ export interface OpenLogOptions extends AbortOptions {
   /** Milliseconds since the epoch; injectable for tests. */
   clock?: () => number
 }
-
-const DEFAULT_READ_BYTES = 1024 * 1024
 
 /** Opens a partition log over a store, recovering it. */
 export async function openLog(options: OpenLogOptions): Promise<Log> {
@@ -61,21 +53,12 @@ export async function openLog(options: OpenLogOptions): Promise<Log> {
  *
  * Concurrency: mutations run one at a time (`writes`); compaction runs beside appends under
  * `cleaner`, which anything that deletes data also takes; reads share `rw` with appends and
- * are excluded only while stored bytes are removed or swapped.
+ * are excluded only while stored bytes are removed or swapped. The read side (state, reads,
+ * epoch queries) lives in `LogView`; this class holds everything that changes the log.
  */
-export class Log implements PartitionLog {
-  readonly name: string
-  private cfg: LogConfig
-  private readonly store: LogStore
-  private readonly logger: Logger
-  private readonly clock: () => number
-  private segments: SegmentInfo[] = []
-  private epochs = new LeaderEpochCache()
-  private hw = 0
-  private startOffset = 0
+export class Log extends LogView implements PartitionLog {
   private unflushedRecords = 0
   private lastFlushMs = 0
-  private closed = false
   private flushTimer: ReturnType<typeof setInterval> | undefined
   private cleanerOffset: number | undefined
   private readonly writes = new SerialQueue()
@@ -85,35 +68,9 @@ export class Log implements PartitionLog {
     (err) => this.logger.error({ partition: this.name, err }, 'group commit failed unexpectedly'),
   )
   private readonly cleaner = new SerialQueue()
-  private readonly rw = new ReadWriteLock()
 
   constructor(options: OpenLogOptions, config: LogConfig) {
-    this.name = options.name
-    this.cfg = config
-    this.store = options.store
-    this.logger = options.logger ?? silentLogger
-    this.clock = options.clock ?? Date.now
-  }
-
-  get config(): Readonly<LogConfig> {
-    return this.cfg
-  }
-  get logStartOffset(): number {
-    return this.startOffset
-  }
-  get logEndOffset(): number {
-    return this.segments.at(-1)?.nextOffset ?? this.startOffset
-  }
-  get highWatermark(): number {
-    return this.hw
-  }
-  get sizeBytes(): number {
-    let total = 0
-    for (const segment of this.segments) total += segment.sizeBytes
-    return total
-  }
-  get segmentCount(): number {
-    return this.segments.length
+    super(options, config)
   }
 
   /** @internal */
@@ -269,39 +226,6 @@ export class Log implements PartitionLog {
     return info
   }
 
-  read(offset: number, options: ReadOptions = {}): Promise<ReadResult> {
-    return this.rw.shared(async () => {
-      this.ensureOpen()
-      options.signal?.throwIfAborted()
-      const leo = this.logEndOffset
-      if (!Number.isSafeInteger(offset) || offset < this.startOffset || offset > leo) {
-        throw new OffsetOutOfRangeError(
-          `${this.name}: offset ${offset} is outside the log [${this.startOffset}, ${leo}]`,
-        )
-      }
-      const maxOffset = Math.min(options.maxOffset ?? this.hw, leo)
-      const maxBytes = Math.max(1, options.maxBytes ?? DEFAULT_READ_BYTES)
-      const found = await readVerified(this.store, this.segments, offset, maxOffset, maxBytes, {
-        name: this.name,
-        epochFor: (o) => this.epochs.epochForOffset(o),
-        signal: options.signal,
-      })
-      const marks = { highWatermark: this.hw, logStartOffset: this.startOffset, logEndOffset: this.logEndOffset }
-      return { ...found, ...marks }
-    })
-  }
-
-  private segmentIndexFor(offset: number): number {
-    return segmentIndexFor(this.segments, offset)
-  }
-
-  setHighWatermark(offset: number): void {
-    if (!Number.isSafeInteger(offset) || offset < 0) {
-      throw new InvalidRecordError(`${this.name}: high watermark must be a non-negative integer, got ${offset}`)
-    }
-    this.hw = Math.max(this.startOffset, Math.min(offset, this.logEndOffset))
-  }
-
   truncateTo(offset: number, options: AbortOptions = {}): Promise<void> {
     return this.mutate(() =>
       this.cleaner.run(async () => {
@@ -443,36 +367,6 @@ export class Log implements PartitionLog {
     })
   }
 
-  async offsetForTimestamp(timestamp: number, options: AbortOptions = {}): Promise<TimestampOffset | null> {
-    return this.rw.shared(async () => {
-      this.ensureOpen()
-      for (const segment of this.segments) {
-        if (segment.maxTimestamp < timestamp || segment.nextOffset <= this.startOffset) continue
-        const from = Math.max(await this.store.timeLookup(segment.baseOffset, timestamp, options), this.startOffset)
-        const found = await findFirstAtOrAfter(this.store, segment, from, timestamp, {
-          name: this.name,
-          epochFor: (o) => this.epochs.epochForOffset(o),
-          minOffset: this.startOffset,
-          signal: options.signal,
-        })
-        if (found !== null) return found
-      }
-      return null
-    })
-  }
-
-  latestEpoch(): number {
-    return this.epochs.latestEpoch()
-  }
-
-  epochEntries(): readonly EpochEntry[] {
-    return this.epochs.list()
-  }
-
-  endOffsetForEpoch(epoch: number): EpochEndOffset {
-    return this.epochs.endOffsetFor(epoch, this.logEndOffset)
-  }
-
   flush(options: AbortOptions = {}): Promise<void> {
     return this.mutate(async () => {
       this.ensureOpen()
@@ -537,10 +431,6 @@ export class Log implements PartitionLog {
         await this.rw.exclusive(() => this.store.destroy())
       }),
     )
-  }
-
-  private ensureOpen(): void {
-    if (this.closed) throw new KafkaStorageError(`partition log ${this.name} is closed`)
   }
 
   private async writeEpochs(options: AbortOptions): Promise<void> {
