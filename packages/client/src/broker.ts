@@ -94,6 +94,9 @@ export interface TopicResult {
 
 const toNumber = (n: bigint): number => Number(n)
 
+/** Long polls outstanding per peer; each may carry up to its maxBytes of batches back. */
+const MAX_IN_FLIGHT_FETCHES = 4
+
 /** Field number of ProduceRequest.records in packages/wire/src/pb/protocol.proto. */
 const PRODUCE_RECORDS_FIELD = 5
 
@@ -121,6 +124,8 @@ export class Broker {
     let client = this.clients.get(protocol)
     if (client === undefined) {
       client = new RpcClient(this.node, this.peer, protocol, {
+        // A client buffers up to maxInFlight × maxResponseBytes; fetch responses are large, so few at once.
+        maxInFlight: protocol === PROTOCOLS.fetch ? MAX_IN_FLIGHT_FETCHES : 32,
         maxResponseBytes: Math.max(maxResponseBytes, this.options.maxResponseBytes ?? 0),
         requestTimeoutMs: this.options.requestTimeoutMs ?? 30_000,
       })
