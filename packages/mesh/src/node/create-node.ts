@@ -22,6 +22,7 @@ import { createLibp2p } from 'libp2p'
 import { DEFAULT_LISTEN_HOST } from '../constants.js'
 import { componentLogger, type Logger, silentLogger } from '../logger.js'
 import { type BootstrapDialer, type BootstrapOptions, bootstrapDialer } from './bootstrap.js'
+import { coalescedWrites } from './coalesced-writes.js'
 import { loadOrCreatePeerKey } from './identity.js'
 import { type MeshServices, meshServiceFactories } from './services.js'
 
@@ -75,7 +76,7 @@ export async function createMeshNode(options: MeshNodeOptions = {}): Promise<Mes
   const node = await createLibp2p({
     ...(privateKey === undefined ? {} : { privateKey }),
     addresses: { listen, ...(options.announce === undefined ? {} : { announce: options.announce }) },
-    transports: [tcp(), webSockets()],
+    transports: [coalescedWrites(tcp()), webSockets()],
     connectionEncrypters: [noise()],
     streamMuxers: [yamux()],
     // The default monitor aborts a connection when one ping times out, which killed saturated
