@@ -3,7 +3,7 @@
  * (fetchOffset, lastFetchedEpoch) is checked against the leader's epoch cache first; a position
  * this log does not share gets a DivergingEpoch (KIP-595) and is *not* counted, a consistent one
  * is recorded for the high watermark and the in-sync set and answered with the batches after
- * it. A caught-up fetcher is held open (long poll) until new data, a new high watermark, a role
+ * it. A caught-up fetcher is held open (long poll) until new data, a role
  * change, or `fetchMaxWaitMs`.
  */
 import { ErrorCode } from '@tributary/wire'
@@ -111,7 +111,9 @@ async function answer(
   const moved = r.replicaId !== core.localId && s.updateReplica(r.replicaId, r.fetchOffset, leo, core.clock.now())
   if (moved) core.leaderHighWatermarkMoved(s)
   if (r.fetchOffset >= leo) {
-    if (!moved && !final && r.maxWaitMs > 0) return { park: waiters.version }
+    // Caught up: hold the fetch until new data even when it just moved the high watermark (the
+    // fetcher learns the new watermark with that data, or when the long poll ends).
+    if (!final && r.maxWaitMs > 0) return { park: waiters.version }
     return reply(ErrorCode.NONE)
   }
   const maxBytes = Math.min(r.maxBytes > 0 ? r.maxBytes : config.fetchMaxBytes, config.fetchMaxBytes)

@@ -314,10 +314,15 @@ export class PartitionRaft implements RaftCore, RaftRequestHandler {
     return this.transition(() => this.quorum.transitionToLeader(this.log.logEndOffset))
   }
 
+  /**
+   * Parked replica fetches are not woken here: followers learn the high watermark with their next
+   * fetch answer (new data or the end of the long poll), as in Kafka, where a delayed follower
+   * fetch completes on new bytes only. Waking them would cost every produce another round trip
+   * per follower while acknowledgements do not depend on followers knowing the watermark.
+   */
   leaderHighWatermarkMoved(state: LeaderState): void {
     this.log.setHighWatermark(state.highWatermark)
     this.commits.commitBelow(state.highWatermark, state.epoch)
-    this.wakeFetches()
     this.emitChange()
   }
 
