@@ -1,3 +1,4 @@
+import { readSync, writevSync } from 'node:fs'
 import { type FileHandle, open, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { StoredBatch } from '../types.js'
@@ -12,6 +13,16 @@ export const HEADER_BYTES = 61
 const MIN_BATCH_LENGTH = 49
 /** Extra bytes read past `maxBytes` so the batch holding the offset is usually in the first read. */
 const READ_SLACK = 64 * 1024
+/**
+ * Transfers up to this size use synchronous positioned I/O on the event loop; larger ones go to
+ * libuv's thread pool. Why: a small `pwrite`/`pread` against the page cache costs ~3 µs of CPU,
+ * while the same call through the thread pool costs ~55 µs on this project's 2-core VM (two
+ * futex hand-offs and an eventfd wake-up; measured with fs.writev vs writevSync of 1.4 KB), and
+ * the replication path makes several such calls per produce. Kafka likewise writes to the page
+ * cache on its request threads and leaves durability to fsync, which stays asynchronous here.
+ * The cost: a read that misses the page cache blocks the loop for one disk read of ≤ 1 MiB.
+ */
+const SYNC_IO_MAX_BYTES = 1024 * 1024
 
 export interface BatchHeaderView {
   baseOffset: number
@@ -129,8 +140,13 @@ export class Segment {
   async readAt(position: number, length: number): Promise<Uint8Array> {
     const buf = new Uint8Array(Math.max(0, length))
     let done = 0
+    const handle = this.handle()
     while (done < buf.length) {
-      const { bytesRead } = await this.handle().read(buf, done, buf.length - done, position + done)
+      const want = buf.length - done
+      const bytesRead =
+        want <= SYNC_IO_MAX_BYTES
+          ? readSync(handle.fd, buf, done, want, position + done)
+          : (await handle.read(buf, done, want, position + done)).bytesRead
       if (bytesRead === 0) break
       done += bytesRead
     }
@@ -144,7 +160,11 @@ export class Segment {
     const total = buffers.reduce((n, b) => n + b.length, 0)
     let written = 0
     while (written < total) {
-      const { bytesWritten } = await handle.writev(remaining(buffers, written), this.size + written)
+      const rest = remaining(buffers, written)
+      const bytesWritten =
+        total - written <= SYNC_IO_MAX_BYTES
+          ? writevSync(handle.fd, rest, this.size + written)
+          : (await handle.writev(rest, this.size + written)).bytesWritten
       if (bytesWritten <= 0) throw new Error(`no progress writing segment ${this.baseOffset}`)
       written += bytesWritten
     }
