@@ -1,6 +1,7 @@
 /** The table and bench-results/mesh.json of `npm run bench -- mesh` (see mesh.ts). */
+import os from 'node:os'
 import { ATTEMPT_TIMEOUT_MS, RETRY_MS } from './_mesh-failover.ts'
-import type { MeshProducerOutput } from './_mesh-ipc.ts'
+import { type MeshProducerOutput, REPLICATION_FACTOR } from './_mesh-ipc.ts'
 import type { CpuSeconds, ProduceResult } from './_peer-phases.ts'
 import { printTable, type Row, writeResults } from './report.ts'
 
@@ -117,6 +118,27 @@ export function report(output: MeshProducerOutput, complete: boolean, names: Map
     )
     const cost = cpuPerMiB(acksAll.cpu, acksAll.bytes)
     const times = rawCost === undefined ? '' : `; ${(total(cost) / total(rawCost)).toFixed(1)}× the raw stream's`
+    if (rawCost !== undefined && rawCost.peers !== undefined) {
+      // Replication moves every byte over REPLICATION_FACTOR hops (producer → leader, leader → each
+      // follower), each costing at least what one hop of the raw stream costs its sender and
+      // receiver, and all four processes share this machine's cores: the most the protocol could
+      // replicate here even if it added nothing to the transport.
+      const machineCores = os.availableParallelism()
+      const ceiling = (1000 * machineCores) / (REPLICATION_FACTOR * total(rawCost))
+      rows.push({
+        metric: 'replication ceiling',
+        value: round2(ceiling),
+        unit: 'MiB/s',
+        reference:
+          `${ofRaw(ceiling)}: ${machineCores} cores ÷ (${REPLICATION_FACTOR} hops × ` +
+          `${total(rawCost).toFixed(1)} ms CPU per raw MiB); acks=all reached ${Math.round((100 * acksAll.mbPerS) / ceiling)}% of it`,
+      })
+      Object.assign(figures, {
+        replicated_ceiling_mb_per_s: round2(ceiling),
+        replicated_ceiling_pct_of_raw: round2((100 * ceiling) / raw),
+        machine_cores: machineCores,
+      })
+    }
     rows.push(costRow('CPU per MiB, acks=all', cost, `producer + 3 peers${times}`))
     Object.assign(figures, costFigures('acks_all', cost))
     Object.assign(figures, {
