@@ -11,6 +11,7 @@ import {
 } from '@tributary/wire'
 import { compacts, type LogConfig } from './config.js'
 import { inPartition } from './errors.js'
+import { type ProducerBatch, producedBatchOf } from './producer-state.js'
 import type { AppendResult, StoredBatch } from './types.js'
 
 export interface ValidatedAppend {
@@ -23,31 +24,37 @@ export interface ValidatedAppend {
 /** Bound on batches in one append: a produce request is itself size-limited, this bounds the loop. */
 const MAX_BATCHES_PER_APPEND = 100_000
 
+/** Producer batches that passed `checkLeaderAppend`, not yet given offsets. */
+export interface CheckedAppend {
+  bytes: Uint8Array
+  batches: Array<{ pos: number; size: number; lastOffsetDelta: number; maxTimestamp: number }>
+  /** Idempotence fields per batch; undefined for batches without a producer id. */
+  producers: Array<ProducerBatch | undefined>
+  recordCount: number
+}
+
 /**
- * Checks producer batches and stamps them as a leader does (Kafka's LogValidator): every
- * batch is whole, CRC-valid, within `max.message.bytes`, has sequential record offsets (and
- * keys, for compacted logs); only then are offsets from `nextOffset` and the leader epoch
- * written into the bytes. Nothing is stamped unless every batch passes.
+ * Checks producer batches as a leader does (Kafka's LogValidator): every batch is whole,
+ * CRC-valid, within `max.message.bytes`, has sequential record offsets (and keys, for
+ * compacted logs) and consistent idempotence fields. Changes nothing: offsets come later
+ * (`stampLeaderAppend`), once the batches are known not to be a producer's retry.
  */
-export async function validateLeaderAppend(
+export async function checkLeaderAppend(
   bytes: Uint8Array,
   name: string,
   config: LogConfig,
-  nextOffset: number,
-  leaderEpoch: number,
-  nowMs: number,
   options: { allowControl?: boolean } = {},
-): Promise<ValidatedAppend> {
-  const found: Array<{ pos: number; size: number; lastOffsetDelta: number; maxTimestamp: number }> = []
-  let recordCount = 0
+): Promise<CheckedAppend> {
+  const checked: CheckedAppend = { bytes, batches: [], producers: [], recordCount: 0 }
   try {
     for (const { pos, size, header } of iterateBatches(bytes)) {
-      if (found.length >= MAX_BATCHES_PER_APPEND)
+      if (checked.batches.length >= MAX_BATCHES_PER_APPEND)
         throw new InvalidRecordError(`more than ${MAX_BATCHES_PER_APPEND} batches in one append`)
       if (size > config.maxMessageBytes) {
         throw new RecordTooLargeError(`batch of ${size} bytes exceeds max.message.bytes (${config.maxMessageBytes})`)
       }
-      if (!verifyBatchCrc(bytes, pos)) throw new CorruptRecordError(`batch ${found.length} failed its CRC check`)
+      if (!verifyBatchCrc(bytes, pos))
+        throw new CorruptRecordError(`batch ${checked.batches.length} failed its CRC check`)
       if (header.control && !options.allowControl)
         throw new InvalidRecordError('producers may not write control batches')
       if (header.recordCount < 1) throw new InvalidRecordError('a produced batch must hold at least one record')
@@ -57,20 +64,33 @@ export async function validateLeaderAppend(
         sequentialOffsets: true,
         maxDecompressedBytes: Math.max(config.maxMessageBytes * 64, 64 * 1024 * 1024),
       })
-      recordCount += header.recordCount
-      found.push({ pos, size, lastOffsetDelta: header.lastOffsetDelta, maxTimestamp: header.maxTimestamp })
+      checked.producers.push(producedBatchOf(header))
+      checked.recordCount += header.recordCount
+      checked.batches.push({ pos, size, lastOffsetDelta: header.lastOffsetDelta, maxTimestamp: header.maxTimestamp })
     }
   } catch (err) {
     throw inPartition(err, `${name}: rejected append`)
   }
-  if (found.length === 0) throw new InvalidRecordError(`${name}: rejected append: no record batch in request`)
+  if (checked.batches.length === 0) throw new InvalidRecordError(`${name}: rejected append: no record batch in request`)
+  return checked
+}
+
+/** Gives checked batches their offsets from `nextOffset` and the leader epoch, in place. */
+export function stampLeaderAppend(
+  checked: CheckedAppend,
+  name: string,
+  config: LogConfig,
+  nextOffset: number,
+  leaderEpoch: number,
+  nowMs: number,
+): ValidatedAppend {
+  const { bytes, recordCount } = checked
   if (nextOffset + recordCount > Number.MAX_SAFE_INTEGER)
     throw new InvalidRecordError(`${name}: offsets would pass 2^53`)
-
   const logAppendTime = config.messageTimestampType === 'LogAppendTime' ? nowMs : -1
   const batches: StoredBatch[] = []
   let offset = nextOffset
-  for (const { pos, size, lastOffsetDelta, maxTimestamp } of found) {
+  for (const { pos, size, lastOffsetDelta, maxTimestamp } of checked.batches) {
     setBaseOffset(bytes, pos, offset)
     setPartitionLeaderEpoch(bytes, pos, leaderEpoch)
     if (logAppendTime >= 0) setLogAppendTime(bytes, pos, logAppendTime)

@@ -30,6 +30,13 @@ export interface LogConfig {
   messageTimestampType: 'CreateTime' | 'LogAppendTime'
   /** Upper bound of memory for compaction's key → offset map (`log.cleaner.dedupe.buffer.size`). */
   cleanerBufferBytes: number
+  /** Forget an idempotent producer after this long without an append (`producer.id.expiration.ms`). */
+  producerIdExpirationMs: number
+  /**
+   * Idempotent producers tracked at most; past it the least recently active is forgotten
+   * (`producer.id.max.count`, Tributary's own: bounds memory when every device is a producer).
+   */
+  maxProducerIds: number
 }
 
 export type CleanupPolicy = 'delete' | 'compact' | 'compact,delete'
@@ -47,6 +54,9 @@ export const DEFAULT_LOG_CONFIG: Readonly<LogConfig> = Object.freeze({
   deleteRetentionMs: 24 * 60 * 60 * 1000,
   messageTimestampType: 'CreateTime',
   cleanerBufferBytes: 32 * 1024 * 1024,
+  // Kafka's default is a day; a week lets an offline outbox replay late and still append once.
+  producerIdExpirationMs: 7 * 24 * 60 * 60 * 1000,
+  maxProducerIds: 10_000,
 })
 
 /** Largest segment: index entries store file positions as unsigned 32-bit numbers. */
@@ -65,6 +75,8 @@ const KAFKA_NAMES: Record<string, keyof LogConfig> = {
   'delete.retention.ms': 'deleteRetentionMs',
   'message.timestamp.type': 'messageTimestampType',
   'log.cleaner.dedupe.buffer.size': 'cleanerBufferBytes',
+  'producer.id.expiration.ms': 'producerIdExpirationMs',
+  'producer.id.max.count': 'maxProducerIds',
 }
 
 /** Kafka-style names (`segment.bytes`) of every setting, for admin APIs and docs. */
@@ -113,6 +125,8 @@ export function validateLogConfig(config: LogConfig): void {
   requireInteger(config, 'retentionBytes', -1)
   requireInteger(config, 'deleteRetentionMs', 0)
   requireInteger(config, 'cleanerBufferBytes', 1024)
+  requireInteger(config, 'producerIdExpirationMs', 1)
+  requireInteger(config, 'maxProducerIds', 1)
   if (!['delete', 'compact', 'compact,delete', 'delete,compact'].includes(config.cleanupPolicy)) {
     throw new InvalidConfigError(
       `log config cleanup.policy must be delete, compact or compact,delete, got '${config.cleanupPolicy}'`,

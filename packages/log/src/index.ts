@@ -15,6 +15,10 @@
  * const { records, nextOffset } = await log.read(firstOffset, { maxBytes: 1 << 20 })
  * await log.close()
  * ```
+ *
+ * Idempotent producers (a batch with producer id ≥ 0, epoch and base sequence) are checked on
+ * `appendAsLeader`: a retry of one of a producer's last five batches returns the original
+ * offsets with `duplicate: true` instead of appending; a gap is `OutOfOrderSequenceError`.
  */
 export {
   type CleanupPolicy,
@@ -29,6 +33,7 @@ export {
 export { LeaderEpochCache } from './leader-epoch-cache.js'
 export { Log, type OpenLogOptions, openLog } from './log.js'
 export { type Logger, silentLogger } from './logger.js'
+export { NO_PRODUCER_ID, type ProducerDescription, RETAINED_BATCHES_PER_PRODUCER } from './producer-state.js'
 export type {
   AbortOptions,
   AppendResult,

@@ -18,6 +18,8 @@ export interface LoadedLog {
   /** Closed segments wholly below the log start: a crash came between checkpoint and deletion. */
   belowStart: SegmentInfo[]
   cleanShutdown: boolean
+  /** Every checkpoint the store returned (the producer-state snapshot among them). */
+  meta: Record<string, string>
 }
 
 /**
@@ -45,6 +47,7 @@ export async function loadLog(store: LogStore, nowMs: number, options: AbortOpti
     cleanerOffset: cleaner === undefined ? undefined : parseOffset(cleaner),
     belowStart: segments.slice(0, -1).filter((s) => s.nextOffset <= startOffset),
     cleanShutdown: opened.cleanShutdown,
+    meta: opened.meta,
   }
 }
 

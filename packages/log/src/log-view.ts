@@ -3,6 +3,7 @@ import type { LogConfig } from './config.js'
 import { LeaderEpochCache } from './leader-epoch-cache.js'
 import { ReadWriteLock } from './lock.js'
 import { type Logger, silentLogger } from './logger.js'
+import { type ProducerDescription, type ProducerStateLimits, ProducerStateManager } from './producer-state.js'
 import { findFirstAtOrAfter, readVerified, segmentIndexFor } from './read-verification.js'
 import type {
   AbortOptions,
@@ -16,6 +17,10 @@ import type {
 } from './types.js'
 
 const DEFAULT_READ_BYTES = 1024 * 1024
+
+export function producerLimits(config: LogConfig): ProducerStateLimits {
+  return { expirationMs: config.producerIdExpirationMs, maxProducers: config.maxProducerIds }
+}
 
 export interface LogViewOptions {
   name: string
@@ -41,6 +46,7 @@ export abstract class LogView {
   protected startOffset = 0
   protected closed = false
   protected readonly rw = new ReadWriteLock()
+  protected readonly producers: ProducerStateManager
 
   constructor(options: LogViewOptions, config: LogConfig) {
     this.name = options.name
@@ -48,6 +54,7 @@ export abstract class LogView {
     this.store = options.store
     this.logger = options.logger ?? silentLogger
     this.clock = options.clock ?? Date.now
+    this.producers = new ProducerStateManager(options.name, producerLimits(config))
   }
 
   get config(): Readonly<LogConfig> {
@@ -120,6 +127,10 @@ export abstract class LogView {
       }
       return null
     })
+  }
+
+  describeProducers(): ProducerDescription[] {
+    return this.producers.describe(this.clock())
   }
 
   latestEpoch(): number {

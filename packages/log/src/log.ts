@@ -1,18 +1,14 @@
-import { FencedLeaderEpochError, InvalidRecordError, OffsetOutOfRangeError } from '@tributary/wire'
-import {
-  appendResult,
-  readEpoch,
-  type ValidatedAppend,
-  validateFollowerAppend,
-  validateLeaderAppend,
-} from './batch-validation.js'
+import { OffsetOutOfRangeError } from '@tributary/wire'
+import { appendResult, readEpoch, type ValidatedAppend, validateFollowerAppend } from './batch-validation.js'
 import { runCompaction } from './compaction.js'
-import { type LogConfig, resolveLogConfig, validateLogConfig } from './config.js'
+import { compacts, type LogConfig, resolveLogConfig, validateLogConfig } from './config.js'
 import { GroupCommitQueue, type PendingLeaderAppend } from './group-commit.js'
+import { planLeaderGroup } from './leader-append.js'
 import { SerialQueue } from './lock.js'
 import { loadLog, META_CLEANER, META_EPOCHS, META_HIGH_WATERMARK, META_LOG_START } from './log-loader.js'
-import { LogView } from './log-view.js'
+import { LogView, producerLimits } from './log-view.js'
 import type { Logger } from './logger.js'
+import { ProducerStatePersistence } from './producer-state-persistence.js'
 import { planRetention } from './retention.js'
 import type {
   AbortOptions,
@@ -61,6 +57,14 @@ export class Log extends LogView implements PartitionLog {
   private lastFlushMs = 0
   private flushTimer: ReturnType<typeof setInterval> | undefined
   private cleanerOffset: number | undefined
+  private readonly producerSnapshots = new ProducerStatePersistence({
+    name: this.name,
+    store: this.store,
+    producers: this.producers,
+    logger: this.logger,
+    clock: this.clock,
+    logEndOffset: () => this.logEndOffset,
+  })
   private readonly writes = new SerialQueue()
   private readonly appends = new GroupCommitQueue(
     this.writes,
@@ -84,6 +88,7 @@ export class Log extends LogView implements PartitionLog {
     this.cleanerOffset = loaded.cleanerOffset
     if (loaded.epochsChanged) await this.writeEpochs(options)
     if (loaded.belowStart.length > 0) await this.removeSegments(loaded.belowStart, options)
+    await this.producerSnapshots.load(this.segments, this.startOffset, loaded.meta, options)
     this.lastFlushMs = now
     if (Number.isFinite(this.cfg.flushMs)) this.startFlushTimer()
     const { length: segments } = this.segments
@@ -105,33 +110,18 @@ export class Log extends LogView implements PartitionLog {
     return this.appends.mutate(fn)
   }
 
-  /** Validates each append of a group in order (own offsets, epoch fence, outcome), then writes all that passed at once. */
+  /** Decides each append of a group in order (see planLeaderGroup), then writes all that passed at once. */
   private async commitGroup(group: PendingLeaderAppend[]): Promise<void> {
     const now = this.clock()
-    const accepted: Array<{ request: PendingLeaderAppend; validated: ValidatedAppend }> = []
-    let nextOffset = this.logEndOffset
-    let latestEpoch = this.epochs.latestEpoch()
-    for (const request of group) {
-      try {
-        this.ensureOpen()
-        request.options.signal?.throwIfAborted()
-        const { epoch } = request
-        if (!Number.isSafeInteger(epoch) || epoch < 0) {
-          throw new InvalidRecordError(`${this.name}: leader epoch must be a non-negative integer, got ${epoch}`)
-        }
-        if (epoch < latestEpoch) {
-          throw new FencedLeaderEpochError(`${this.name}: epoch ${epoch} is older than the log's ${latestEpoch}`)
-        }
-        const validated = await validateLeaderAppend(request.bytes, this.name, this.cfg, nextOffset, epoch, now, {
-          allowControl: request.options.allowControl === true,
-        })
-        nextOffset = validated.batches.at(-1)!.lastOffset + 1
-        latestEpoch = epoch
-        accepted.push({ request, validated })
-      } catch (err) {
-        request.reject(err)
-      }
-    }
+    const { accepted, pendingDuplicates } = await planLeaderGroup(group, {
+      name: this.name,
+      config: this.cfg,
+      producers: this.producers,
+      nextOffset: this.logEndOffset,
+      latestEpoch: this.epochs.latestEpoch(),
+      now,
+      ensureOpen: () => this.ensureOpen(),
+    })
     if (accepted.length === 0) return
     const merged: ValidatedAppend = {
       batches: accepted.flatMap((a) => a.validated.batches),
@@ -142,10 +132,11 @@ export class Log extends LogView implements PartitionLog {
     try {
       await this.appendValidated(merged, now, {})
     } catch (err) {
-      for (const { request } of accepted) request.reject(err)
+      for (const { request } of [...accepted, ...pendingDuplicates]) request.reject(err)
       return
     }
     for (const { request, validated } of accepted) request.resolve(appendResult(validated))
+    for (const { request, result } of pendingDuplicates) request.resolve(result)
   }
 
   appendAsFollower(batches: Uint8Array, options: AbortOptions = {}): Promise<AppendResult> {
@@ -176,11 +167,18 @@ export class Log extends LogView implements PartitionLog {
     } catch (err) {
       // Nothing (or only a prefix, which recovery or the next append's checks see) was stored:
       // forget epochs that now start past the log end, so a retry is not fenced by its own epoch.
-      if (this.epochs.truncateFromEnd(Math.max(this.logEndOffset, endBefore))) {
+      const end = this.logEndOffset
+      if (this.epochs.truncateFromEnd(Math.max(end, endBefore))) {
         await this.writeEpochs(options).catch(() => {})
       }
+      // A stored prefix is in the log: its producers must know, or their retry would append it twice.
+      this.producers.applyStored(
+        batches.filter((b) => b.baseOffset >= endBefore && b.lastOffset < end),
+        now,
+      )
       throw err
     }
+    this.producers.applyStored(batches, now)
 
     this.unflushedRecords += validated.recordCount
     if (this.unflushedRecords >= this.cfg.flushMessages || now - this.lastFlushMs >= this.cfg.flushMs) {
@@ -189,6 +187,7 @@ export class Log extends LogView implements PartitionLog {
         this.logger.error({ partition: this.name, err }, 'flush after append failed; will retry'),
       )
     }
+    await this.producerSnapshots.appended(validated.bytes, this.cfg.segmentBytes, options)
     return appendResult(validated)
   }
 
@@ -244,6 +243,7 @@ export class Log extends LogView implements PartitionLog {
           this.segments = [...this.segments.slice(0, index), info]
           if (this.epochs.truncateFromEnd(info.nextOffset)) await this.writeEpochs(options)
           this.hw = Math.min(this.hw, info.nextOffset)
+          await this.producerSnapshots.truncated(info.nextOffset, options)
           this.logger.info({ partition: this.name, offset, logEndOffset: info.nextOffset }, 'log truncated')
         })
       }),
@@ -277,6 +277,7 @@ export class Log extends LogView implements PartitionLog {
           [META_LOG_START]: String(offset),
           [META_HIGH_WATERMARK]: String(offset),
           [META_CLEANER]: String(offset),
+          ...this.producerSnapshots.reset(offset),
         },
         { ...options, durable: true },
       )
@@ -302,6 +303,8 @@ export class Log extends LogView implements PartitionLog {
 
   /** Moves the log start, checkpoints it, then removes segments wholly below it. */
   private async advanceLogStart(offset: number, options: AbortOptions): Promise<RetentionResult> {
+    // Producer state outlives the batches (as in Kafka since KIP-360).
+    await this.producerSnapshots.cover(offset, options)
     this.startOffset = offset
     this.epochs.truncateFromStart(offset)
     await this.store.writeMeta(
@@ -339,7 +342,15 @@ export class Log extends LogView implements PartitionLog {
     )
   }
 
-  compact(options: AbortOptions = {}): Promise<CompactionResult> {
+  async compact(options: AbortOptions = {}): Promise<CompactionResult> {
+    // Compaction may remove a producer's batches whole, so it only cleans below the
+    // producer-state snapshot, taken first if it lags (Kafka keeps one per segment for this).
+    if (compacts(this.cfg)) {
+      await this.mutate(async () => {
+        this.ensureOpen()
+        await this.producerSnapshots.cover(Math.min(this.hw, this.segments.at(-1)!.baseOffset), options)
+      })
+    }
     return this.cleaner.run(async () => {
       this.ensureOpen()
       return runCompaction({
@@ -349,7 +360,7 @@ export class Log extends LogView implements PartitionLog {
         logger: this.logger,
         now: this.clock(),
         segments: () => this.segments,
-        highWatermark: this.hw,
+        highWatermark: Math.min(this.hw, this.producerSnapshots.snapshotOffset),
         epochFor: (o) => this.epochs.epochForOffset(o),
         cleanerOffset: this.cleanerOffset ?? this.startOffset,
         swap: (commit) =>
@@ -394,6 +405,7 @@ export class Log extends LogView implements PartitionLog {
     const next = { ...this.cfg, ...config }
     validateLogConfig(next)
     this.cfg = next
+    this.producers.setLimits(producerLimits(next), this.clock())
     clearInterval(this.flushTimer)
     this.flushTimer = undefined
     if (Number.isFinite(next.flushMs) && !this.closed) this.startFlushTimer()
@@ -410,7 +422,10 @@ export class Log extends LogView implements PartitionLog {
           let clean = false
           try {
             await this.store.flush()
-            await this.store.writeMeta({ [META_HIGH_WATERMARK]: String(this.hw) }, { durable: true })
+            await this.store.writeMeta(
+              { [META_HIGH_WATERMARK]: String(this.hw), ...this.producerSnapshots.closing() },
+              { durable: true },
+            )
             clean = true
           } finally {
             // Release files, connections and locks even when the final flush fails (e.g. a full disk);

@@ -1,4 +1,5 @@
 import type { LogConfig } from './config.js'
+import type { ProducerDescription } from './producer-state.js'
 
 export interface AbortOptions {
   signal?: AbortSignal
@@ -22,8 +23,14 @@ export interface AppendResult {
   logAppendTime: number
   batchCount: number
   recordCount: number
-  /** Bytes appended (the stored batch bytes). */
+  /** Bytes appended (the stored batch bytes); 0 for a duplicate. */
   bytes: number
+  /**
+   * Set when every batch was an idempotent producer's retry of batches the log already holds:
+   * nothing was appended, and the offsets are those the originals received (which may not be
+   * committed yet).
+   */
+  duplicate?: true
 }
 
 export interface ReadOptions extends AbortOptions {
@@ -94,7 +101,12 @@ export interface PartitionLog {
   readonly sizeBytes: number
   readonly segmentCount: number
 
-  /** Validates producer batches, assigns offsets from the log end, stamps `leaderEpoch`. All or nothing. */
+  /**
+   * Validates producer batches, assigns offsets from the log end, stamps `leaderEpoch`. All or
+   * nothing. Idempotent batches (producer id ≥ 0) are checked against the producer state first:
+   * a retry of a retained batch returns the original offsets with `duplicate: true`; a sequence
+   * gap is `OutOfOrderSequenceError`; an older producer epoch `InvalidProducerEpochError`.
+   */
   appendAsLeader(batches: Uint8Array, leaderEpoch: number, options?: LeaderAppendOptions): Promise<AppendResult>
   /** Appends batches fetched from a leader, keeping their offsets and epochs. All or nothing. */
   appendAsFollower(batches: Uint8Array, options?: AbortOptions): Promise<AppendResult>
@@ -110,6 +122,8 @@ export interface PartitionLog {
   deleteRecordsBefore(offset: number, options?: AbortOptions): Promise<number>
   /** The first record whose timestamp is ≥ `timestamp`, or null if none is. */
   offsetForTimestamp(timestamp: number, options?: AbortOptions): Promise<TimestampOffset | null>
+  /** The idempotent producers this log remembers (Kafka's DescribeProducers), least recently active first. */
+  describeProducers(): ProducerDescription[]
   /** Latest leader epoch in the log, or -1. */
   latestEpoch(): number
   /** The leader-epoch cache: where each epoch starts. */
@@ -197,7 +211,11 @@ export interface LogStore {
   deleteSegments(baseOffsets: readonly number[], options?: AbortOptions): Promise<void>
   /** Starts rewriting a closed segment (compaction). */
   rewriteSegment(segmentBase: number, options?: AbortOptions): Promise<SegmentRewriter>
-  /** Stores checkpoints (high watermark, log start offset, leader epochs, cleaner state). */
+  /**
+   * Stores checkpoints (high watermark, log start offset, leader epochs, cleaner state, producer
+   * state). Entries whose name ends in `.snapshot` are large and rarely written; a store may keep
+   * them apart so the frequent small checkpoints do not rewrite them.
+   */
   writeMeta(entries: Record<string, string>, options?: AbortOptions & { durable?: boolean }): Promise<void>
   /** Makes all appended data durable. */
   flush(options?: AbortOptions): Promise<void>

@@ -21,6 +21,11 @@ const META_FILE = 'meta.checkpoint'
 const CLEAN_SHUTDOWN_FILE = '.clean-shutdown'
 const CLEANER_DIR = 'cleaner'
 const SUFFIXES = ['.log', '.index', '.timeindex'] as const
+/**
+ * Checkpoints named `*.snapshot` (the producer state: large, rarely written) get a file each,
+ * so the frequent small checkpoints (the high watermark at every flush) never rewrite them.
+ */
+const SNAPSHOT_KEY = /^[a-z0-9-]+\.snapshot$/
 /** Unpersisted index entries before they are written out, bounding recovery's rescan. */
 const PERSIST_INDEX_EVERY = 1024
 
@@ -63,6 +68,7 @@ export class FsStore implements LogStore {
       return undefined
     })
     this.meta = metaBody === undefined ? {} : (JSON.parse(metaBody) as Record<string, string>)
+    const snapshots = await this.readSnapshots()
     const marker = await this.readMarker()
     await removeFile(join(this.dir, CLEAN_SHUTDOWN_FILE))
 
@@ -98,7 +104,28 @@ export class FsStore implements LogStore {
         await segment.release()
       }
     }
-    return { segments: this.segments.map(infoOf), meta: { ...this.meta }, cleanShutdown: marker !== undefined }
+    return {
+      segments: this.segments.map(infoOf),
+      meta: { ...this.meta, ...snapshots },
+      cleanShutdown: marker !== undefined,
+    }
+  }
+
+  private async readSnapshots(): Promise<Record<string, string>> {
+    const found: Record<string, string> = {}
+    for (const file of await readdir(this.dir)) {
+      if (!SNAPSHOT_KEY.test(file)) continue
+      const body = await readCheckpoint(join(this.dir, file)).catch((err: unknown) => {
+        // The engine rebuilds what a snapshot held from the log.
+        this.options.logger.warn(
+          { partition: this.options.name, file, err },
+          'snapshot checkpoint damaged; ignoring it',
+        )
+        return undefined
+      })
+      if (body !== undefined) found[file] = body
+    }
+    return found
   }
 
   private async readMarker(): Promise<CleanMarker | undefined> {
@@ -275,8 +302,16 @@ export class FsStore implements LogStore {
   }
 
   async writeMeta(entries: Record<string, string>, options: { durable?: boolean } = {}): Promise<void> {
-    Object.assign(this.meta, entries)
-    await writeCheckpoint(join(this.dir, META_FILE), JSON.stringify(this.meta), options.durable === true)
+    const durable = options.durable === true
+    let small = false
+    for (const [key, value] of Object.entries(entries)) {
+      if (SNAPSHOT_KEY.test(key)) await writeCheckpoint(join(this.dir, key), value, durable)
+      else {
+        this.meta[key] = value
+        small = true
+      }
+    }
+    if (small) await writeCheckpoint(join(this.dir, META_FILE), JSON.stringify(this.meta), durable)
   }
 
   async flush(): Promise<void> {
