@@ -4,13 +4,14 @@
  */
 import 'fake-indexeddb/auto'
 import { describeLogCompliance } from '@tributary/test-utils'
-import { deleteIdbDatabase, openIdbLog } from '../src/idb/index.js'
+import { deleteIdbDatabase, IdbStore, openIdbLog } from '../src/idb/index.js'
 import { describeIdbStore, freshDbName } from './idb-cases.js'
 
 describeLogCompliance('idb (fake-indexeddb)', () => {
   const dbName = freshDbName()
   return {
     open: (id, options) => openIdbLog({ name: id, dbName, ...options }),
+    store: (id) => new IdbStore({ partitionKey: id, dbName }),
     cleanup: () => deleteIdbDatabase(dbName),
   }
 })

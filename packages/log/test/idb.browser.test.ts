@@ -6,7 +6,7 @@ import { concatBytes, describeLogCompliance, readAll } from '@tributary/test-uti
 import { encodeRecordBatchSync, KafkaStorageError, StorageQuotaError } from '@tributary/wire'
 import { afterEach, describe, expect, it } from 'vitest'
 import { commands } from 'vitest/browser'
-import { deleteIdbDatabase, openIdbLog } from '../src/idb/index.js'
+import { deleteIdbDatabase, IdbStore, openIdbLog } from '../src/idb/index.js'
 import type { PartitionLog } from '../src/index.js'
 import { describeIdbStore, freshDbName } from './idb-cases.js'
 
@@ -20,6 +20,7 @@ describeLogCompliance('idb (chromium)', () => {
   const dbName = freshDbName()
   return {
     open: (id, options) => openIdbLog({ name: id, dbName, ...options }),
+    store: (id) => new IdbStore({ partitionKey: id, dbName }),
     cleanup: () => deleteIdbDatabase(dbName),
   }
 })

@@ -1,4 +1,4 @@
-import type { LogConfig, Logger, PartitionLog } from '@tributary/log'
+import type { LogConfig, Logger, LogStore, PartitionLog } from '@tributary/log'
 import {
   CorruptRecordError,
   encodeRecordBatchSync,
@@ -9,6 +9,7 @@ import {
   RecordTooLargeError,
 } from '@tributary/wire'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { describeIdempotenceCompliance } from './log-compliance-idempotence.js'
 import { describeMaintenanceCompliance } from './log-compliance-maintenance.js'
 import { batchOf, batchOfAsync, concatBytes, decodeAll, FakeClock, numbered, readAll } from './log-helpers.js'
 
@@ -18,6 +19,11 @@ export interface LogFactory {
     id: string,
     options?: { config?: Partial<LogConfig>; clock?: () => number; logger?: Logger },
   ): Promise<PartitionLog>
+  /**
+   * A store over the data of `id` (what `open` would use), for tests that stop a log without
+   * closing it: `store.close(false)` is a crash — the process killed, the tab gone.
+   */
+  store(id: string): LogStore | Promise<LogStore>
   /** Optional cleanup after the suite. */
   cleanup?(): Promise<void>
 }
@@ -300,5 +306,14 @@ export function describeLogCompliance(backend: string, makeFactory: () => LogFac
     })
 
     describeMaintenanceCompliance({ id, open, openUnmanaged })
+    describeIdempotenceCompliance({
+      id,
+      open,
+      openUnmanaged,
+      store: async (logId) => {
+        factory ??= await makeFactory()
+        return factory.store(logId)
+      },
+    })
   })
 }
