@@ -2,7 +2,10 @@ import { MetadataRequest, MetadataResponse, type TopicInfo } from '@tributary/wi
 import type { HandlerContext } from './context.js'
 import { decodeRequest, InvalidRequestError } from './errors.js'
 
-/** `/tributary/metadata`: peers, and topics with each partition's leader, epoch and replicas. */
+/**
+ * `/tributary/metadata`: peers, and topics with each partition's leader, epoch and replicas; for the
+ * partitions this peer leads, also their log start, high watermark and log end offsets.
+ */
 export function metadataHandler(ctx: HandlerContext) {
   return async (bytes: Uint8Array): Promise<Uint8Array> => {
     const request = decodeRequest('metadata', () => MetadataRequest.decode(bytes))
@@ -31,6 +34,9 @@ export function metadataHandler(ctx: HandlerContext) {
         configs: new Map(Object.entries(view.configs)),
         partitions: view.replicas.map((replicas, partition) => {
           const leadership = ctx.leaderOf(name, partition)
+          // Only the leader's own positions are current; other peers answer -1 rather than a stale guess.
+          const hosted = ctx.partitions.get(name, partition)
+          const log = hosted?.isLeader === true ? hosted.log : undefined
           return {
             partition,
             leader: leadership?.leader ?? '',
@@ -38,6 +44,9 @@ export function metadataHandler(ctx: HandlerContext) {
             replicas: [...replicas],
             inSync: leadership?.inSync ?? [],
             observers: [],
+            logStartOffset: BigInt(log?.logStartOffset ?? -1),
+            highWatermark: BigInt(log?.highWatermark ?? -1),
+            logEndOffset: BigInt(log?.logEndOffset ?? -1),
           }
         }),
       }

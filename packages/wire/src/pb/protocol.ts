@@ -2229,6 +2229,24 @@ export namespace MetadataResponse {
     value: string
   }
 
+  export interface MetadataResponseTopicsPartitionsLogStartOffsetFieldEvent {
+    field: '$.topics[].partitions[].logStartOffset'
+    value: bigint
+    index: number
+  }
+
+  export interface MetadataResponseTopicsPartitionsHighWatermarkFieldEvent {
+    field: '$.topics[].partitions[].highWatermark'
+    value: bigint
+    index: number
+  }
+
+  export interface MetadataResponseTopicsPartitionsLogEndOffsetFieldEvent {
+    field: '$.topics[].partitions[].logEndOffset'
+    value: bigint
+    index: number
+  }
+
   export interface MetadataResponsePeerIdFieldEvent {
     field: '$.peerId'
     value: string
@@ -2242,7 +2260,7 @@ export namespace MetadataResponse {
     return decodeMessage(buf, MetadataResponse.codec(), opts)
   }
 
-  export function stream (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<MetadataResponse>): Generator<MetadataResponsePeersPeerIdFieldEvent | MetadataResponsePeersAddressesFieldEvent | MetadataResponsePeersVoterFieldEvent | MetadataResponsePeersStorageFieldEvent | MetadataResponsePeersStatusFieldEvent | MetadataResponsePeersVersionFieldEvent | MetadataResponseTopicsNameFieldEvent | MetadataResponseTopicsTopicIdFieldEvent | MetadataResponseTopicsErrorCodeFieldEvent | MetadataResponseTopicsErrorMessageFieldEvent | MetadataResponseTopicsReplicationFactorFieldEvent | MetadataResponseTopicsConfigsFieldEvent | MetadataResponseTopicsPartitionsPartitionFieldEvent | MetadataResponseTopicsPartitionsLeaderFieldEvent | MetadataResponseTopicsPartitionsLeaderEpochFieldEvent | MetadataResponseTopicsPartitionsReplicasFieldEvent | MetadataResponseTopicsPartitionsInSyncFieldEvent | MetadataResponseTopicsPartitionsObserversFieldEvent | MetadataResponsePeerIdFieldEvent> {
+  export function stream (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<MetadataResponse>): Generator<MetadataResponsePeersPeerIdFieldEvent | MetadataResponsePeersAddressesFieldEvent | MetadataResponsePeersVoterFieldEvent | MetadataResponsePeersStorageFieldEvent | MetadataResponsePeersStatusFieldEvent | MetadataResponsePeersVersionFieldEvent | MetadataResponseTopicsNameFieldEvent | MetadataResponseTopicsTopicIdFieldEvent | MetadataResponseTopicsErrorCodeFieldEvent | MetadataResponseTopicsErrorMessageFieldEvent | MetadataResponseTopicsReplicationFactorFieldEvent | MetadataResponseTopicsConfigsFieldEvent | MetadataResponseTopicsPartitionsPartitionFieldEvent | MetadataResponseTopicsPartitionsLeaderFieldEvent | MetadataResponseTopicsPartitionsLeaderEpochFieldEvent | MetadataResponseTopicsPartitionsReplicasFieldEvent | MetadataResponseTopicsPartitionsInSyncFieldEvent | MetadataResponseTopicsPartitionsObserversFieldEvent | MetadataResponseTopicsPartitionsLogStartOffsetFieldEvent | MetadataResponseTopicsPartitionsHighWatermarkFieldEvent | MetadataResponseTopicsPartitionsLogEndOffsetFieldEvent | MetadataResponsePeerIdFieldEvent> {
     return streamMessage(buf, MetadataResponse.codec(), opts)
   }
 }
@@ -2871,6 +2889,24 @@ export namespace TopicInfo {
     value: string
   }
 
+  export interface TopicInfoPartitionsLogStartOffsetFieldEvent {
+    field: '$.partitions[].logStartOffset'
+    value: bigint
+    index: number
+  }
+
+  export interface TopicInfoPartitionsHighWatermarkFieldEvent {
+    field: '$.partitions[].highWatermark'
+    value: bigint
+    index: number
+  }
+
+  export interface TopicInfoPartitionsLogEndOffsetFieldEvent {
+    field: '$.partitions[].logEndOffset'
+    value: bigint
+    index: number
+  }
+
   export function encode (obj: Partial<TopicInfo>): Uint8Array<ArrayBuffer> {
     return encodeMessage(obj, TopicInfo.codec())
   }
@@ -2879,7 +2915,7 @@ export namespace TopicInfo {
     return decodeMessage(buf, TopicInfo.codec(), opts)
   }
 
-  export function stream (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<TopicInfo>): Generator<TopicInfoNameFieldEvent | TopicInfoTopicIdFieldEvent | TopicInfoErrorCodeFieldEvent | TopicInfoErrorMessageFieldEvent | TopicInfoReplicationFactorFieldEvent | TopicInfoConfigsFieldEvent | TopicInfoPartitionsPartitionFieldEvent | TopicInfoPartitionsLeaderFieldEvent | TopicInfoPartitionsLeaderEpochFieldEvent | TopicInfoPartitionsReplicasFieldEvent | TopicInfoPartitionsInSyncFieldEvent | TopicInfoPartitionsObserversFieldEvent> {
+  export function stream (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<TopicInfo>): Generator<TopicInfoNameFieldEvent | TopicInfoTopicIdFieldEvent | TopicInfoErrorCodeFieldEvent | TopicInfoErrorMessageFieldEvent | TopicInfoReplicationFactorFieldEvent | TopicInfoConfigsFieldEvent | TopicInfoPartitionsPartitionFieldEvent | TopicInfoPartitionsLeaderFieldEvent | TopicInfoPartitionsLeaderEpochFieldEvent | TopicInfoPartitionsReplicasFieldEvent | TopicInfoPartitionsInSyncFieldEvent | TopicInfoPartitionsObserversFieldEvent | TopicInfoPartitionsLogStartOffsetFieldEvent | TopicInfoPartitionsHighWatermarkFieldEvent | TopicInfoPartitionsLogEndOffsetFieldEvent> {
     return streamMessage(buf, TopicInfo.codec(), opts)
   }
 }
@@ -2891,6 +2927,9 @@ export interface PartitionInfo {
   replicas: string[]
   inSync: string[]
   observers: string[]
+  logStartOffset: bigint
+  highWatermark: bigint
+  logEndOffset: bigint
 }
 
 export namespace PartitionInfo {
@@ -2939,6 +2978,21 @@ export namespace PartitionInfo {
           }
         }
 
+        if ((obj.logStartOffset != null && obj.logStartOffset !== 0n)) {
+          w.uint32(56)
+          w.sint64(obj.logStartOffset)
+        }
+
+        if ((obj.highWatermark != null && obj.highWatermark !== 0n)) {
+          w.uint32(64)
+          w.sint64(obj.highWatermark)
+        }
+
+        if ((obj.logEndOffset != null && obj.logEndOffset !== 0n)) {
+          w.uint32(72)
+          w.sint64(obj.logEndOffset)
+        }
+
         if (opts.lengthDelimited !== false) {
           w.ldelim()
         }
@@ -2949,7 +3003,10 @@ export namespace PartitionInfo {
           leaderEpoch: 0,
           replicas: [],
           inSync: [],
-          observers: []
+          observers: [],
+          logStartOffset: 0n,
+          highWatermark: 0n,
+          logEndOffset: 0n
         }
 
         const end = length == null ? reader.len : reader.pos + length
@@ -2992,6 +3049,18 @@ export namespace PartitionInfo {
               }
 
               obj.observers.push(reader.string())
+              break
+            }
+            case 7: {
+              obj.logStartOffset = reader.sint64()
+              break
+            }
+            case 8: {
+              obj.highWatermark = reader.sint64()
+              break
+            }
+            case 9: {
+              obj.logEndOffset = reader.sint64()
               break
             }
             default: {
@@ -3081,6 +3150,27 @@ export namespace PartitionInfo {
 
               break
             }
+            case 7: {
+              yield {
+                field: `${prefix}.logStartOffset`,
+                value: reader.sint64()
+              }
+              break
+            }
+            case 8: {
+              yield {
+                field: `${prefix}.highWatermark`,
+                value: reader.sint64()
+              }
+              break
+            }
+            case 9: {
+              yield {
+                field: `${prefix}.logEndOffset`,
+                value: reader.sint64()
+              }
+              break
+            }
             default: {
               reader.skipType(tag & 7)
               break
@@ -3126,6 +3216,21 @@ export namespace PartitionInfo {
     value: string
   }
 
+  export interface PartitionInfoLogStartOffsetFieldEvent {
+    field: '$.logStartOffset'
+    value: bigint
+  }
+
+  export interface PartitionInfoHighWatermarkFieldEvent {
+    field: '$.highWatermark'
+    value: bigint
+  }
+
+  export interface PartitionInfoLogEndOffsetFieldEvent {
+    field: '$.logEndOffset'
+    value: bigint
+  }
+
   export function encode (obj: Partial<PartitionInfo>): Uint8Array<ArrayBuffer> {
     return encodeMessage(obj, PartitionInfo.codec())
   }
@@ -3134,7 +3239,7 @@ export namespace PartitionInfo {
     return decodeMessage(buf, PartitionInfo.codec(), opts)
   }
 
-  export function stream (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<PartitionInfo>): Generator<PartitionInfoPartitionFieldEvent | PartitionInfoLeaderFieldEvent | PartitionInfoLeaderEpochFieldEvent | PartitionInfoReplicasFieldEvent | PartitionInfoInSyncFieldEvent | PartitionInfoObserversFieldEvent> {
+  export function stream (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<PartitionInfo>): Generator<PartitionInfoPartitionFieldEvent | PartitionInfoLeaderFieldEvent | PartitionInfoLeaderEpochFieldEvent | PartitionInfoReplicasFieldEvent | PartitionInfoInSyncFieldEvent | PartitionInfoObserversFieldEvent | PartitionInfoLogStartOffsetFieldEvent | PartitionInfoHighWatermarkFieldEvent | PartitionInfoLogEndOffsetFieldEvent> {
     return streamMessage(buf, PartitionInfo.codec(), opts)
   }
 }
