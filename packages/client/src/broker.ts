@@ -15,7 +15,7 @@
 import type { PeerId } from '@libp2p/interface'
 import type { Multiaddr } from '@multiformats/multiaddr'
 import { PROTOCOLS } from '@tributary/mesh/constants'
-import { RpcClient, type RpcDialer } from '@tributary/mesh/rpc'
+import type { RpcDialer } from '@tributary/mesh/rpc'
 import { errorFromCode, lengthDelimitedField, type TributaryError } from '@tributary/wire'
 import {
   AdminRequest,
@@ -29,11 +29,15 @@ import {
   ProduceRequest,
   ProduceResponse,
 } from '@tributary/wire/pb/protocol'
+import { RpcTransport } from './transport/rpc-transport.js'
+import type { BrokerTransport, TransportRequestOptions } from './transport/transport.js'
 
 export interface BrokerOptions {
   requestTimeoutMs?: number
   /** Largest response accepted (fetch responses carry up to maxBytes of batches). */
   maxResponseBytes?: number
+  /** How requests travel; default libp2p streams to `peer` (see transport/). */
+  transport?: BrokerTransport
 }
 
 export type Acks = 0 | 1 | -1
@@ -62,6 +66,10 @@ export interface PartitionMetadata {
   replicas: string[]
   inSync: string[]
   observers: string[]
+  /** Filled only when the answering peer leads the partition; -1 otherwise. */
+  logStartOffset: number
+  highWatermark: number
+  logEndOffset: number
 }
 
 export interface TopicMetadata {
@@ -94,9 +102,6 @@ export interface TopicResult {
 
 const toNumber = (n: bigint): number => Number(n)
 
-/** Long polls outstanding per peer; each may carry up to its maxBytes of batches back. */
-const MAX_IN_FLIGHT_FETCHES = 4
-
 /** Field number of ProduceRequest.records in packages/wire/src/pb/protocol.proto. */
 const PRODUCE_RECORDS_FIELD = 5
 
@@ -112,26 +117,27 @@ function partitionError(
 }
 
 export class Broker {
-  private readonly clients = new Map<string, RpcClient>()
+  private readonly transport: BrokerTransport
 
   constructor(
-    private readonly node: RpcDialer,
+    node: RpcDialer,
     readonly peer: PeerId | Multiaddr,
     private readonly options: BrokerOptions = {},
-  ) {}
-
-  private client(protocol: string, maxResponseBytes = 1024 * 1024): RpcClient {
-    let client = this.clients.get(protocol)
-    if (client === undefined) {
-      client = new RpcClient(this.node, this.peer, protocol, {
-        // A client buffers up to maxInFlight × maxResponseBytes; fetch responses are large, so few at once.
-        maxInFlight: protocol === PROTOCOLS.fetch ? MAX_IN_FLIGHT_FETCHES : 32,
-        maxResponseBytes: Math.max(maxResponseBytes, this.options.maxResponseBytes ?? 0),
-        requestTimeoutMs: this.options.requestTimeoutMs ?? 30_000,
+  ) {
+    this.transport =
+      options.transport ??
+      new RpcTransport(node, peer, {
+        ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
+        ...(options.maxResponseBytes === undefined ? {} : { maxResponseBytes: options.maxResponseBytes }),
       })
-      this.clients.set(protocol, client)
-    }
-    return client
+  }
+
+  private request(
+    protocol: string,
+    payload: Uint8Array | Uint8Array[],
+    options: TransportRequestOptions,
+  ): Promise<Uint8Array> {
+    return this.transport.request(protocol, payload, options)
   }
 
   async produce(
@@ -140,11 +146,16 @@ export class Broker {
   ): Promise<ProduceResult> {
     // The record batches ride as a separate part (field 5), never copied into the message buffer.
     const { records, ...header } = request
+    const timeoutMs = request.timeoutMs ?? 30_000
     const bytes = [
-      ProduceRequest.encode({ ...header, timeoutMs: request.timeoutMs ?? 30_000 }),
+      ProduceRequest.encode({ ...header, timeoutMs }),
       ...lengthDelimitedField(PRODUCE_RECORDS_FIELD, [records]),
     ]
-    const response = ProduceResponse.decode(await this.client(PROTOCOLS.produce).request(bytes, options))
+    // The leader may wait up to timeoutMs for acks=all; the answer gets a second on top to travel.
+    const rpcTimeoutMs = Math.max(this.options.requestTimeoutMs ?? 30_000, timeoutMs + 1000)
+    const response = ProduceResponse.decode(
+      await this.request(PROTOCOLS.produce, bytes, { ...options, timeoutMs: rpcTimeoutMs }),
+    )
     const error = partitionError(response.errorCode, response.errorMessage, response.leaderHint)
     if (error !== undefined) throw error
     return {
@@ -172,11 +183,12 @@ export class Broker {
       })),
       replicaId: '',
     })
-    const client = this.client(PROTOCOLS.fetch, request.maxBytes + 64 * 1024 + 16 * 1024 * 1024)
     const response = FetchResponse.decode(
-      await client.request(bytes, {
+      await this.request(PROTOCOLS.fetch, bytes, {
         ...options,
         timeoutMs: request.maxWaitMs + (this.options.requestTimeoutMs ?? 30_000),
+        // One whole batch may exceed maxBytes (so a consumer always progresses): room for a large one.
+        maxResponseBytes: request.maxBytes + 64 * 1024 + 16 * 1024 * 1024,
       }),
     )
     return response.partitions.map((p) => ({
@@ -199,7 +211,7 @@ export class Broker {
     const bytes = ListOffsetsRequest.encode({
       partitions: partitions.map((p) => ({ ...p, timestamp: BigInt(p.timestamp) })),
     })
-    const response = ListOffsetsResponse.decode(await this.client(PROTOCOLS.offsets).request(bytes, options))
+    const response = ListOffsetsResponse.decode(await this.request(PROTOCOLS.offsets, bytes, options))
     return response.partitions.map((p) => ({
       topic: p.topic,
       partition: p.partition,
@@ -212,7 +224,7 @@ export class Broker {
   async metadata(topics?: string[], options: { signal?: AbortSignal } = {}): Promise<ClusterMetadata> {
     const bytes = MetadataRequest.encode({ topics: topics ?? [], allTopics: topics === undefined })
     const response = MetadataResponse.decode(
-      await this.client(PROTOCOLS.metadata, 16 * 1024 * 1024).request(bytes, options),
+      await this.request(PROTOCOLS.metadata, bytes, { ...options, maxResponseBytes: 16 * 1024 * 1024 }),
     )
     return {
       peerId: response.peerId,
@@ -223,7 +235,12 @@ export class Broker {
         error: partitionError(t.errorCode, t.errorMessage),
         replicationFactor: t.replicationFactor,
         configs: Object.fromEntries(t.configs),
-        partitions: t.partitions,
+        partitions: t.partitions.map((p) => ({
+          ...p,
+          logStartOffset: toNumber(p.logStartOffset),
+          highWatermark: toNumber(p.highWatermark),
+          logEndOffset: toNumber(p.logEndOffset),
+        })),
       })),
     }
   }
@@ -256,9 +273,7 @@ export class Broker {
   }
 
   private async admin(request: AdminRequest, options: { signal?: AbortSignal }): Promise<TopicResult[]> {
-    const response = AdminResponse.decode(
-      await this.client(PROTOCOLS.admin).request(AdminRequest.encode(request), options),
-    )
+    const response = AdminResponse.decode(await this.request(PROTOCOLS.admin, AdminRequest.encode(request), options))
     return response.results.map((r) => ({
       name: r.name,
       topicId: r.topicId,
@@ -267,7 +282,6 @@ export class Broker {
   }
 
   close(): void {
-    for (const client of this.clients.values()) client.close()
-    this.clients.clear()
+    this.transport.close()
   }
 }

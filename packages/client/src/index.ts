@@ -1,15 +1,74 @@
 /**
- * The Tributary SDK. For now: `Broker`, the one class that speaks Tributary's protocols to a
- * peer (KafkaJS's broker role); Producer, Consumer and Admin are built on it next.
+ * @tributary/client — the Tributary SDK, shaped like KafkaJS so a Kafka user needs no manual.
+ * Works in Node and in browsers.
  *
  * ```ts
- * import { Broker } from '@tributary/client'
- * const broker = new Broker(libp2p, multiaddr('/ip4/127.0.0.1/tcp/4001/p2p/12D3Koo…'))
- * await broker.createTopics([{ name: 'orders', partitions: 6, replicationFactor: 1 }])
- * const { baseOffset } = await broker.produce({ topic: 'orders', partition: 0, acks: 1, records: batchBytes })
- * const [part] = await broker.fetch({ maxWaitMs: 500, minBytes: 1, maxBytes: 1 << 20, partitions: [{ topic: 'orders', partition: 0, fetchOffset: 0 }] })
+ * import { Tributary } from '@tributary/client'
+ *
+ * const mesh = await Tributary.connect({ bootstrap: ['/ip4/127.0.0.1/tcp/4001/p2p/12D3Koo…'] })
+ * const admin = mesh.admin()
+ * await admin.createTopics({ topics: [{ topic: 'orders', numPartitions: 6, replicationFactor: 3 }] })
+ *
+ * const producer = mesh.producer() // idempotent: a retried batch is appended once
+ * await producer.send({ topic: 'orders', acks: 'all', messages: [{ key: 'u1', value: 'hello' }] })
+ *
+ * const consumer = mesh.consumer()
+ * await consumer.subscribe({ topics: ['orders'], fromBeginning: true })
+ * await consumer.run({
+ *   eachMessage: async ({ topic, partition, message }) => {
+ *     console.log(topic, partition, message.offset, message.key?.toString(), message.value?.toString())
+ *   },
+ * })
+ * // …
+ * await mesh.disconnect()
  * ```
+ *
+ * Inside a running peer, `Tributary.fromPeer(peer)` gives the same API. Offsets and timestamps
+ * are strings in results (64-bit, as in KafkaJS); inputs take strings, numbers or bigints.
+ * Errors are the classes of @tributary/wire's one code table (re-exported here) plus the
+ * client's own (InvalidArgumentError, NumberOfRetriesExceededError, NoPeerAvailableError,
+ * ClientClosedError); each has `name`, `code` and `retriable`.
  */
+
+export {
+  CorruptRecordError,
+  DuplicateSequenceError,
+  ErrorCode,
+  FencedLeaderEpochError,
+  InvalidConfigError,
+  InvalidPartitionsError,
+  InvalidProducerEpochError,
+  InvalidRecordError,
+  InvalidReplicationFactorError,
+  InvalidRequestError,
+  InvalidTimestampError,
+  InvalidTopicError,
+  KafkaStorageError,
+  LeaderNotAvailableError,
+  NetworkError,
+  NotEnoughReplicasError,
+  NotLeaderOrFollowerError,
+  OffsetOutOfRangeError,
+  OutOfOrderSequenceError,
+  RecordListTooLargeError,
+  RecordTooLargeError,
+  RequestTimedOutError,
+  TopicAlreadyExistsError,
+  TributaryError,
+  UnknownLeaderEpochError,
+  UnknownTopicOrPartitionError,
+  UnsupportedCompressionError,
+} from '@tributary/wire'
+export { Admin, type AdminOptions, type ClusterDescription, type PartitionOffsets } from './admin/admin.js'
+export {
+  type ConfigResource,
+  ConfigResourceTypes,
+  type DescribeConfigResponse,
+  type DescribedConfigEntry,
+} from './admin/configs.js'
+export type { DescribedPartition, DescribedTopic } from './admin/describe.js'
+export type { ConfigEntry, ITopicConfig } from './admin/validate.js'
+/** The one class that speaks the wire to a peer (KafkaJS's broker role); the APIs above are built on it. */
 export {
   type Acks,
   Broker,
@@ -21,3 +80,47 @@ export {
   type TopicMetadata,
   type TopicResult,
 } from './broker.js'
+export {
+  Consumer,
+  type ConsumerOptions,
+  type RunOptions,
+  type SubscribeOptions,
+  type TopicPartitionOffset,
+  type TopicPartitions,
+} from './consumer/consumer.js'
+export type { KafkaMessage, MessageHeaderValue } from './consumer/decode.js'
+export type { BatchProcessPayload, ConsumerEvents } from './consumer/events.js'
+export type { ResetPolicy } from './consumer/partition-state.js'
+export type { Batch, EachBatchPayload, EachMessagePayload } from './consumer/runner.js'
+export {
+  ClientClosedError,
+  InvalidArgumentError,
+  NoPeerAvailableError,
+  NumberOfRetriesExceededError,
+} from './errors.js'
+export type { InstrumentationEvent, Listener, RemoveListener } from './instrumentation.js'
+export type { LightNodeOptions } from './node/options.js'
+export {
+  defaultPartitioner,
+  murmur2,
+  type Partitioner,
+  type PartitionerArgs,
+  type PartitionerContext,
+  type PartitionerFactory,
+  Partitioners,
+  toPositive,
+} from './partitioners/index.js'
+export type { ProducerEvents } from './producer/events.js'
+export type { Message, MessageBytes, MessageHeaders } from './producer/messages.js'
+export {
+  type Compression,
+  CompressionTypes,
+  Producer,
+  type ProducerBatchRecord,
+  type ProducerOptions,
+  type ProducerRecord,
+  type RecordMetadata,
+  type TopicMessages,
+} from './producer/producer.js'
+export { DEFAULT_RETRY, type RetryOptions } from './retry.js'
+export { type FromPeerOptions, type PeerLike, Tributary, type TributaryConfig } from './tributary.js'

@@ -1,0 +1,450 @@
+/**
+ * The consumer without a group (groups are the next step): it reads every partition of the
+ * topics it subscribes to (names or a RegExp), or exactly the partitions it is assigned, from
+ * each partition's leader, and hands records to `eachMessage` / `eachBatch`.
+ *
+ * ```ts
+ * const consumer = mesh.consumer()
+ * await consumer.subscribe({ topics: ['orders', /^audit\./], fromBeginning: true })
+ * await consumer.run({ eachMessage: async ({ topic, partition, message }) => { … } })
+ * consumer.seek({ topic: 'orders', partition: 0, offset: '42' })
+ * await consumer.disconnect()
+ * ```
+ *
+ * Where a group plugs in: which partitions are read is decided in one place (`syncAssignment`,
+ * fed here by subscriptions and `assign`), and a partition without a position starts from its
+ * reset policy. A group coordinator will feed `syncAssignment` from its assignments and supply
+ * committed offsets as starting positions.
+ */
+import type { Cluster } from '../cluster/cluster.js'
+import { ClientClosedError, InvalidArgumentError } from '../errors.js'
+import { Instrumentation, type Listener, type RemoveListener } from '../instrumentation.js'
+import { createRetrier, type ResolvedRetryOptions, type RetryOptions, resolveRetryOptions } from '../retry.js'
+import { CONSUMER_EVENTS, type ConsumerEvents } from './events.js'
+import { Fetcher, type FetchSettings } from './fetcher.js'
+import { PartitionState, partitionKey, type ResetPolicy } from './partition-state.js'
+import { type EachBatchPayload, type EachMessagePayload, Runner } from './runner.js'
+
+export interface ConsumerOptions {
+  /** Consumer groups are not available yet: leave unset to read whole topics or assigned partitions. */
+  groupId?: undefined
+  /** Longest a fetch waits on the leader for `minBytes`. Default 5,000. */
+  maxWaitTimeInMs?: number
+  /** Bytes a fetch waits for before answering. Default 1. */
+  minBytes?: number
+  /** Most bytes a fetch answer carries (one whole batch may exceed it). Default 10 MiB. */
+  maxBytes?: number
+  /** Most bytes per partition in one fetch answer. Default 1 MiB. */
+  maxBytesPerPartition?: number
+  /**
+   * Where to go when a position is out of range: 'earliest', 'latest', or 'none' (the consumer
+   * stops with OffsetOutOfRangeError). Default: what the subscription's fromBeginning chose.
+   */
+  autoOffsetReset?: ResetPolicy
+  /** Long polls in flight per leader (1 to 4). Default 2. */
+  maxInFlightFetchesPerPeer?: number
+  /** Backoff for failed fetches, and how often a throwing handler is retried before the consumer stops. */
+  retry?: RetryOptions
+}
+
+export interface SubscribeOptions {
+  topics?: Array<string | RegExp>
+  topic?: string | RegExp
+  /** Start from the oldest record instead of the next one to arrive. Default false. */
+  fromBeginning?: boolean
+}
+
+export interface RunOptions {
+  eachMessage?: (payload: EachMessagePayload) => Promise<void>
+  eachBatch?: (payload: EachBatchPayload) => Promise<void>
+  /** With eachBatch: the whole batch counts as processed when the handler returns. Default true. */
+  eachBatchAutoResolve?: boolean
+  /** Partitions handled at once (each still in order). Default 1. */
+  partitionsConsumedConcurrently?: number
+}
+
+export interface TopicPartitionOffset {
+  topic: string
+  partition: number
+  /** Where to start; absent: the reset policy (latest unless autoOffsetReset says otherwise). */
+  offset?: string | number | bigint
+}
+
+export interface TopicPartitions {
+  topic: string
+  /** Absent: every assigned partition of the topic. */
+  partitions?: number[]
+}
+
+export interface ConsumerContext {
+  cluster: Cluster
+  /** How often subscriptions are re-resolved (new partitions, new topics matching a RegExp). */
+  metadataMaxAge: number
+  onClose?: () => void
+}
+
+interface Subscription {
+  pattern: string | RegExp
+  reset: 'earliest' | 'latest'
+}
+
+interface Running {
+  controller: AbortController
+  fetcher: Fetcher
+  done: Promise<void>
+}
+
+const DEFAULTS = {
+  maxWaitTimeInMs: 5000,
+  minBytes: 1,
+  maxBytes: 10 * 1024 * 1024,
+  maxBytesPerPartition: 1024 * 1024,
+  maxInFlightFetchesPerPeer: 2,
+}
+
+export class Consumer {
+  private readonly cluster: Cluster
+  private readonly settings: FetchSettings
+  private readonly resetPolicy: ResetPolicy | undefined
+  private readonly retry: ResolvedRetryOptions
+  private readonly instrumentation = new Instrumentation<ConsumerEvents>(CONSUMER_EVENTS)
+  private readonly states = new Map<string, PartitionState>()
+  private readonly subscriptions: Subscription[] = []
+  private mode: 'subscribe' | 'assign' | undefined
+  private running: Running | undefined
+  private lastResolved = 0
+  private closed = false
+
+  constructor(
+    private readonly context: ConsumerContext,
+    options: ConsumerOptions = {},
+  ) {
+    if (typeof options !== 'object' || options === null)
+      throw new InvalidArgumentError('consumer options must be an object')
+    if (options.groupId !== undefined) {
+      throw new InvalidArgumentError(
+        'consumer groups are not available yet: omit groupId to read whole topics (subscribe) or chosen partitions (assign)',
+      )
+    }
+    this.cluster = context.cluster
+    const reset = options.autoOffsetReset
+    if (reset !== undefined && reset !== 'earliest' && reset !== 'latest' && reset !== 'none') {
+      throw new InvalidArgumentError(`autoOffsetReset must be 'earliest', 'latest' or 'none', got ${String(reset)}`)
+    }
+    this.resetPolicy = reset
+    const inFlight = integer(
+      options.maxInFlightFetchesPerPeer ?? DEFAULTS.maxInFlightFetchesPerPeer,
+      'maxInFlightFetchesPerPeer',
+      1,
+    )
+    if (inFlight > 4) throw new InvalidArgumentError('maxInFlightFetchesPerPeer may be at most 4')
+    this.settings = {
+      maxWaitTimeInMs: integer(options.maxWaitTimeInMs ?? DEFAULTS.maxWaitTimeInMs, 'maxWaitTimeInMs', 0, 30_000),
+      minBytes: integer(options.minBytes ?? DEFAULTS.minBytes, 'minBytes', 0),
+      maxBytes: integer(options.maxBytes ?? DEFAULTS.maxBytes, 'maxBytes', 1, 64 * 1024 * 1024),
+      maxBytesPerPartition: integer(
+        options.maxBytesPerPartition ?? DEFAULTS.maxBytesPerPartition,
+        'maxBytesPerPartition',
+        1,
+      ),
+      maxInFlightPerLeader: inFlight,
+      autoOffsetReset: reset,
+    }
+    this.retry = resolveRetryOptions(options.retry)
+  }
+
+  /** Checks that a peer answers (KafkaJS code calls it; nothing else needs it). */
+  async connect(): Promise<void> {
+    this.assertOpen()
+    await createRetrier(this.retry)(() => this.cluster.metadata([]))
+    this.instrumentation.emit('consumer.connect', () => ({}))
+  }
+
+  /** Adds topics (names or RegExps) whose every partition this consumer reads. Named topics must exist. */
+  async subscribe(options: SubscribeOptions): Promise<void> {
+    this.assertOpen()
+    if (this.running !== undefined) throw new InvalidArgumentError('subscribe before run (or stop the consumer first)')
+    if (this.mode === 'assign')
+      throw new InvalidArgumentError('this consumer was given partitions with assign; it cannot also subscribe')
+    const patterns = options?.topics ?? (options?.topic === undefined ? [] : [options.topic])
+    if (!Array.isArray(patterns) || patterns.length === 0) {
+      throw new InvalidArgumentError('subscribe takes { topics: [...] } or { topic }, each a topic name or a RegExp')
+    }
+    for (const p of patterns) {
+      if (!(p instanceof RegExp) && (typeof p !== 'string' || p.length === 0)) {
+        throw new InvalidArgumentError(`a subscription must be a topic name or a RegExp, got ${String(p)}`)
+      }
+    }
+    const reset = options.fromBeginning === true ? 'earliest' : 'latest'
+    const added = patterns.map((pattern) => ({ pattern, reset }) as Subscription)
+    // Named topics must exist now: a typo is reported here, not as a consumer that never reads.
+    const retrier = createRetrier(this.retry)
+    for (const s of added)
+      if (typeof s.pattern === 'string') await retrier(() => this.cluster.topic(s.pattern as string))
+    this.mode = 'subscribe'
+    this.subscriptions.push(...added)
+    await this.resolveSubscriptions()
+  }
+
+  /** Reads exactly these partitions (replacing any earlier assignment), each from its offset or reset policy. */
+  assign(partitions: TopicPartitionOffset[]): void {
+    this.assertOpen()
+    if (this.mode === 'subscribe')
+      throw new InvalidArgumentError('this consumer subscribed to topics; it cannot also assign')
+    if (!Array.isArray(partitions))
+      throw new InvalidArgumentError('assign takes an array of { topic, partition, offset? }')
+    const wanted = partitions.map((p) => {
+      if (typeof p?.topic !== 'string' || p.topic === '' || !Number.isInteger(p.partition) || p.partition < 0) {
+        throw new InvalidArgumentError(`assign: ${JSON.stringify(p)} is not { topic, partition, offset? }`)
+      }
+      const offset = p.offset === undefined ? undefined : parseOffset(p.offset)
+      if (offset === undefined && this.resetPolicy === 'none') {
+        throw new InvalidArgumentError(`no offset given for ${p.topic}-${p.partition} and autoOffsetReset is 'none'`)
+      }
+      return { topic: p.topic, partition: p.partition, offset }
+    })
+    this.mode = 'assign'
+    const reset = this.resetPolicy === 'earliest' ? 'earliest' : 'latest'
+    this.syncAssignment(wanted.map((w) => ({ topic: w.topic, partition: w.partition, reset })))
+    for (const w of wanted)
+      if (w.offset !== undefined) this.applySeek(this.states.get(partitionKey(w.topic, w.partition))!, w.offset)
+    this.running?.fetcher.wake()
+  }
+
+  /**
+   * Makes the assigned set exactly `target`: new partitions start from their reset policy, gone
+   * ones are dropped (their fetched data with them). The one place assignment changes.
+   */
+  private syncAssignment(target: Array<{ topic: string; partition: number; reset: 'earliest' | 'latest' }>): void {
+    const keep = new Set<string>()
+    for (const t of target) {
+      const key = partitionKey(t.topic, t.partition)
+      keep.add(key)
+      if (!this.states.has(key)) {
+        const state = new PartitionState(t.topic, t.partition)
+        state.reset = t.reset
+        this.states.set(key, state)
+      }
+    }
+    for (const [key, state] of this.states) {
+      if (keep.has(key)) continue
+      state.removed = true
+      state.seek(undefined)
+      this.states.delete(key)
+    }
+  }
+
+  private async resolveSubscriptions(signal?: AbortSignal): Promise<void> {
+    if (this.mode !== 'subscribe') return
+    const opts = signal === undefined ? {} : { signal }
+    const target: Array<{ topic: string; partition: number; reset: 'earliest' | 'latest' }> = []
+    const seen = new Set<string>()
+    const add = (topic: string, partitions: number, reset: 'earliest' | 'latest'): void => {
+      if (seen.has(topic)) return
+      seen.add(topic)
+      for (let p = 0; p < partitions; p++) target.push({ topic, partition: p, reset })
+    }
+    const patterns = this.subscriptions.filter((s) => s.pattern instanceof RegExp)
+    if (patterns.length > 0) {
+      const all = await this.cluster.metadata(undefined, opts)
+      for (const topic of all.topics) {
+        if (topic.error !== undefined || topic.name.startsWith('__')) continue
+        const match = patterns.find((s) => {
+          const re = s.pattern as RegExp
+          re.lastIndex = 0
+          return re.test(topic.name)
+        })
+        if (match !== undefined) add(topic.name, topic.partitions.length, match.reset)
+      }
+    }
+    for (const s of this.subscriptions) {
+      if (typeof s.pattern !== 'string') continue
+      try {
+        add(s.pattern, (await this.cluster.topic(s.pattern, opts)).partitions.length, s.reset)
+      } catch {
+        // A named topic that vanished keeps its partitions; their fetches report it and back off.
+        for (const state of this.states.values()) {
+          if (state.topic === s.pattern) target.push({ topic: state.topic, partition: state.partition, reset: s.reset })
+        }
+      }
+    }
+    this.syncAssignment(target)
+    this.lastResolved = Date.now()
+  }
+
+  async run(options: RunOptions): Promise<void> {
+    this.assertOpen()
+    if (this.running !== undefined) throw new InvalidArgumentError('the consumer is already running')
+    const { eachMessage, eachBatch } = options ?? {}
+    if ((eachMessage === undefined) === (eachBatch === undefined)) {
+      throw new InvalidArgumentError('run takes exactly one of eachMessage or eachBatch')
+    }
+    if (typeof (eachMessage ?? eachBatch) !== 'function')
+      throw new InvalidArgumentError('the handler must be a function')
+    if (this.mode === undefined) throw new InvalidArgumentError('subscribe to topics or assign partitions before run')
+    const concurrency = integer(options.partitionsConsumedConcurrently ?? 1, 'partitionsConsumedConcurrently', 1, 1000)
+    const controller = new AbortController()
+    const signal = controller.signal
+    const fatal = (err: Error): void => {
+      if (signal.aborted) return
+      this.instrumentation.emit('consumer.crash', () => ({ error: err, groupId: undefined, restart: false }))
+      controller.abort(err)
+    }
+    const runner: Runner = new Runner({
+      handlers: { eachMessage, eachBatch, eachBatchAutoResolve: options.eachBatchAutoResolve ?? true },
+      concurrency,
+      retry: this.retry,
+      instrumentation: this.instrumentation,
+      pause: (state) => {
+        this.pause([{ topic: state.topic, partitions: [state.partition] }])
+        return () => this.resume([{ topic: state.topic, partitions: [state.partition] }])
+      },
+      onProcessed: () => fetcher.wake(),
+      onFatal: fatal,
+      signal,
+    })
+    const fetcher: Fetcher = new Fetcher({
+      cluster: this.cluster,
+      settings: this.settings,
+      retry: this.retry,
+      instrumentation: this.instrumentation,
+      partitions: () => this.states.values(),
+      onFetched: (state) => runner.enqueue(state),
+      onFatal: fatal,
+      onTick: async (tickSignal) => {
+        if (Date.now() - this.lastResolved >= this.context.metadataMaxAge) {
+          await this.resolveSubscriptions(tickSignal).catch(() => {
+            this.lastResolved = Date.now() // try again next period; current partitions keep being read
+          })
+        }
+      },
+      signal,
+    })
+    const done = Promise.all([fetcher.run(), runner.run()]).then(() => {
+      // Fetched but unhandled data is dropped; positions stay, so a new run continues from them.
+      for (const state of this.states.values()) state.buffered = undefined
+      if (this.running?.controller === controller) this.running = undefined
+    })
+    this.running = { controller, fetcher, done }
+  }
+
+  /** Stops fetching and waits for the handlers in progress to return. The consumer can run again. */
+  async stop(): Promise<void> {
+    const running = this.running
+    if (running === undefined) return
+    running.controller.abort(new ClientClosedError('the consumer stopped'))
+    await running.done
+    this.instrumentation.emit('consumer.stop', () => ({}))
+  }
+
+  async disconnect(): Promise<void> {
+    if (this.closed) return
+    await this.stop()
+    this.closed = true
+    this.context.onClose?.()
+    this.instrumentation.emit('consumer.disconnect', () => ({}))
+  }
+
+  /** Moves a partition's position: the next record delivered is at `offset` (-2: earliest, -1: latest). */
+  seek({ topic, partition, offset }: TopicPartitionOffset & { offset: string | number | bigint }): void {
+    this.assertOpen()
+    const state = this.states.get(partitionKey(topic, partition))
+    if (state === undefined) {
+      throw new InvalidArgumentError(
+        `${topic}-${partition} is not assigned to this consumer (subscribe or assign it first)`,
+      )
+    }
+    this.applySeek(state, parseOffset(offset))
+    this.running?.fetcher.wake()
+  }
+
+  private applySeek(state: PartitionState, offset: number): void {
+    if (offset === -2) state.seek(undefined, 'earliest')
+    else if (offset === -1) state.seek(undefined, 'latest')
+    else state.seek(offset)
+  }
+
+  pause(topics: TopicPartitions[]): void {
+    for (const state of this.matching(topics, 'pause')) state.paused = true
+    this.running?.fetcher.wake()
+  }
+
+  resume(topics: TopicPartitions[]): void {
+    for (const state of this.matching(topics, 'resume')) state.paused = false
+    this.running?.fetcher.wake()
+  }
+
+  /** Paused partitions, by topic. */
+  paused(): Array<{ topic: string; partitions: number[] }> {
+    return groupByTopic([...this.states.values()].filter((s) => s.paused))
+  }
+
+  /** Assigned partitions, by topic. */
+  assignment(): Array<{ topic: string; partitions: number[] }> {
+    return groupByTopic([...this.states.values()])
+  }
+
+  /** The next offset to be delivered per assigned partition (undefined until known). */
+  positions(): Array<{ topic: string; partition: number; offset: string | undefined }> {
+    return [...this.states.values()].map((s) => ({
+      topic: s.topic,
+      partition: s.partition,
+      offset: s.position === undefined ? undefined : String(s.position),
+    }))
+  }
+
+  on<E extends keyof ConsumerEvents & string>(event: E, listener: Listener<ConsumerEvents[E]>): RemoveListener {
+    return this.instrumentation.on(event, listener)
+  }
+
+  get events(): Record<string, string> {
+    return Object.fromEntries(CONSUMER_EVENTS.map((e) => [e.slice('consumer.'.length).toUpperCase(), e]))
+  }
+
+  private matching(topics: TopicPartitions[], verb: string): PartitionState[] {
+    if (!Array.isArray(topics)) throw new InvalidArgumentError(`${verb} takes an array of { topic, partitions? }`)
+    const out: PartitionState[] = []
+    for (const t of topics) {
+      if (typeof t?.topic !== 'string') throw new InvalidArgumentError(`${verb}: ${JSON.stringify(t)} names no topic`)
+      for (const state of this.states.values()) {
+        if (state.topic === t.topic && (t.partitions === undefined || t.partitions.includes(state.partition)))
+          out.push(state)
+      }
+    }
+    return out
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new ClientClosedError('the consumer is disconnected; create a new one')
+  }
+}
+
+function groupByTopic(states: PartitionState[]): Array<{ topic: string; partitions: number[] }> {
+  const byTopic = new Map<string, number[]>()
+  for (const s of states) {
+    const list = byTopic.get(s.topic)
+    if (list === undefined) byTopic.set(s.topic, [s.partition])
+    else list.push(s.partition)
+  }
+  return [...byTopic].map(([topic, partitions]) => ({ topic, partitions: partitions.sort((a, b) => a - b) }))
+}
+
+/** An offset as KafkaJS passes it (a string), or a number or bigint: an integer ≥ -2, safe as a number. */
+export function parseOffset(offset: unknown): number {
+  let n: number
+  if (typeof offset === 'bigint') n = Number(offset)
+  else if (typeof offset === 'string' && /^-?\d+$/.test(offset)) n = Number(offset)
+  else if (typeof offset === 'number') n = offset
+  else throw new InvalidArgumentError(`an offset must be an integer (string, number or bigint), got ${String(offset)}`)
+  if (!Number.isSafeInteger(n) || n < -2) {
+    throw new InvalidArgumentError(`offset ${String(offset)} is not an integer ≥ 0 (or -2 earliest, -1 latest)`)
+  }
+  return n
+}
+
+function integer(value: unknown, name: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new InvalidArgumentError(`${name} must be an integer in [${min}, ${max}], got ${String(value)}`)
+  }
+  return value
+}

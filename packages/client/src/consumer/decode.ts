@@ -1,0 +1,105 @@
+/**
+ * Fetched bytes → messages. A fetch answer holds whole batches as stored, starting with the batch
+ * that contains the fetch offset, so records below it are dropped here; control batches (the
+ * marker a leader writes when its epoch starts) are skipped but still move the position past
+ * them; a partial batch at the end (a server may cut one at its byte limit) is left for the next
+ * fetch. Keys, values and headers are views into the fetched bytes, not copies; in Node they are
+ * Buffers (as KafkaJS gives), elsewhere Uint8Arrays.
+ */
+import { CorruptRecordError, decodeRecordBatch, type RecordHeader, readBatchHeader } from '@tributary/wire'
+
+export type MessageHeaderValue = Uint8Array | null
+
+export interface KafkaMessage {
+  key: Uint8Array | null
+  value: Uint8Array | null
+  /** Header name → value; a name sent more than once maps to an array of its values. */
+  headers: Record<string, MessageHeaderValue | MessageHeaderValue[]>
+  /** Milliseconds since the epoch, as a string (KafkaJS's shape). */
+  timestamp: string
+  /** The record's offset, as a string (offsets are 64-bit). */
+  offset: string
+  /** The batch's attributes (compression, timestamp type). */
+  attributes: number
+  /** Bytes of key and value. */
+  size: number
+}
+
+export interface DecodedFetch {
+  messages: KafkaMessage[]
+  /** Where the next fetch starts: past every whole batch seen (control batches included). */
+  nextOffset: number
+}
+
+const LOG_OVERHEAD = 12
+const BATCH_HEADER = 61
+
+type BufferCtor = { from(buffer: ArrayBufferLike, byteOffset: number, length: number): Uint8Array }
+const NodeBuffer = (globalThis as { Buffer?: BufferCtor }).Buffer
+
+/** A view as a Node Buffer where there is one (zero-copy), so `value.toString()` reads as text. */
+const view: (bytes: Uint8Array) => Uint8Array =
+  NodeBuffer === undefined
+    ? (bytes) => bytes
+    : (bytes) => NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+
+function int32At(bytes: Uint8Array, pos: number): number {
+  return (bytes[pos]! << 24) | (bytes[pos + 1]! << 16) | (bytes[pos + 2]! << 8) | bytes[pos + 3]!
+}
+
+function headersOf(headers: RecordHeader[]): KafkaMessage['headers'] {
+  const out: KafkaMessage['headers'] = {}
+  for (const { key, value } of headers) {
+    const v = value === null ? null : view(value)
+    const seen = out[key]
+    if (seen === undefined) out[key] = v
+    else if (Array.isArray(seen)) seen.push(v)
+    else out[key] = [seen, v]
+  }
+  return out
+}
+
+export async function decodeFetched(
+  records: Uint8Array,
+  fromOffset: number,
+  options: { maxDecompressedBytes?: number } = {},
+): Promise<DecodedFetch> {
+  const messages: KafkaMessage[] = []
+  let nextOffset = fromOffset
+  let pos = 0
+  while (records.length - pos >= BATCH_HEADER) {
+    const size = LOG_OVERHEAD + int32At(records, pos + 8)
+    if (size > records.length - pos && size >= BATCH_HEADER) {
+      // A partial batch at the end is for the next fetch; one that is the whole answer would never progress.
+      if (pos === 0) {
+        throw new CorruptRecordError(`fetched ${records.length} bytes hold no whole batch (the first declares ${size})`)
+      }
+      break
+    }
+    const header = readBatchHeader(records, pos) // CorruptRecordError for anything malformed
+    const lastOffset = header.baseOffset + header.lastOffsetDelta
+    if (lastOffset >= fromOffset && !header.control) {
+      const decodeOptions =
+        options.maxDecompressedBytes === undefined ? {} : { maxDecompressedBytes: options.maxDecompressedBytes }
+      const batch = await decodeRecordBatch(records, pos, decodeOptions)
+      for (const r of batch.records) {
+        if (r.offset < fromOffset) continue
+        messages.push({
+          key: r.key === null ? null : view(r.key),
+          value: r.value === null ? null : view(r.value),
+          headers: headersOf(r.headers),
+          timestamp: String(r.timestamp),
+          offset: String(r.offset),
+          attributes: header.attributes,
+          size: (r.key?.length ?? 0) + (r.value?.length ?? 0),
+        })
+      }
+    }
+    nextOffset = Math.max(nextOffset, lastOffset + 1)
+    pos += size
+  }
+  if (pos === 0 && records.length > 0) {
+    throw new CorruptRecordError(`fetched ${records.length} bytes hold no whole batch header`)
+  }
+  return { messages, nextOffset }
+}

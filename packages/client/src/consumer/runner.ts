@@ -1,0 +1,239 @@
+/**
+ * Hands fetched data to the application: `eachMessage` per record or `eachBatch` per fetched
+ * chunk, in offset order within a partition, with up to `partitionsConsumedConcurrently`
+ * partitions at once. The position moves past a record only once its handler returned (or, for
+ * eachBatch, once `resolveOffset` named it, or the whole batch with eachBatchAutoResolve). A
+ * throwing handler is retried from the record it failed on, with backoff, and after the retry
+ * budget the consumer stops with NumberOfRetriesExceededError.
+ */
+import { NumberOfRetriesExceededError } from '../errors.js'
+import type { Instrumentation } from '../instrumentation.js'
+import { isRetriable, type ResolvedRetryOptions, randomizedRetryTime } from '../retry.js'
+import { decodeFetched, type KafkaMessage } from './decode.js'
+import type { BatchProcessPayload, ConsumerEvents } from './events.js'
+import type { PartitionState } from './partition-state.js'
+
+export interface EachMessagePayload {
+  topic: string
+  partition: number
+  message: KafkaMessage
+  /** Pauses this partition (no further messages of it until resumed); returns the resume function. */
+  pause(): () => void
+}
+
+export interface Batch {
+  topic: string
+  partition: number
+  highWatermark: string
+  messages: KafkaMessage[]
+  isEmpty(): boolean
+  firstOffset(): string | null
+  lastOffset(): string
+  /** high watermark − 1 − last offset: records after this batch. */
+  offsetLag(): string
+  /** high watermark − 1 − first offset. */
+  offsetLagLow(): string
+}
+
+export interface EachBatchPayload {
+  batch: Batch
+  /** Marks a record (and those before it) processed: the position moves past it. */
+  resolveOffset(offset: string | number): void
+  /** False once the consumer is stopping, or this batch was superseded by a seek. */
+  isRunning(): boolean
+  /** True when a seek (or unassignment) made this batch's remaining records obsolete. */
+  isStale(): boolean
+  pause(): () => void
+}
+
+export interface RunHandlers {
+  eachMessage?: ((payload: EachMessagePayload) => Promise<void>) | undefined
+  eachBatch?: ((payload: EachBatchPayload) => Promise<void>) | undefined
+  eachBatchAutoResolve: boolean
+}
+
+export interface RunnerOptions {
+  handlers: RunHandlers
+  concurrency: number
+  retry: ResolvedRetryOptions
+  instrumentation: Instrumentation<ConsumerEvents>
+  pause: (state: PartitionState) => () => void
+  /** A partition's data was handled (or dropped): it may be fetched again. */
+  onProcessed: (state: PartitionState) => void
+  onFatal: (err: Error) => void
+  signal: AbortSignal
+}
+
+export class Runner {
+  private readonly queue: PartitionState[] = []
+  private waiting: (() => void) | undefined
+
+  constructor(private readonly options: RunnerOptions) {}
+
+  /** Queues a partition whose `buffered` data is ready. */
+  enqueue(state: PartitionState): void {
+    this.queue.push(state)
+    const wake = this.waiting
+    this.waiting = undefined
+    wake?.()
+  }
+
+  /** Runs the workers until the signal aborts; resolves once every handler in progress returned. */
+  async run(): Promise<void> {
+    await Promise.all(Array.from({ length: this.options.concurrency }, () => this.work()))
+  }
+
+  private async work(): Promise<void> {
+    const { signal } = this.options
+    while (!signal.aborted) {
+      const state = this.queue.shift()
+      if (state === undefined) {
+        await new Promise<void>((resolve) => {
+          const done = (): void => {
+            signal.removeEventListener('abort', done)
+            resolve()
+          }
+          const previous = this.waiting
+          this.waiting = () => {
+            previous?.()
+            done()
+          }
+          signal.addEventListener('abort', done, { once: true })
+        })
+        continue
+      }
+      await this.process(state)
+    }
+  }
+
+  private async process(state: PartitionState): Promise<void> {
+    const chunk = state.buffered
+    state.buffered = undefined
+    if (chunk === undefined || state.removed || state.paused || state.position !== chunk.fetchOffset) {
+      this.options.onProcessed(state)
+      return
+    }
+    state.processing = true
+    const generation = state.generation
+    const live = (): boolean => !this.options.signal.aborted && state.generation === generation && !state.removed
+    try {
+      let decoded: Awaited<ReturnType<typeof decodeFetched>>
+      try {
+        decoded = await decodeFetched(chunk.records, chunk.fetchOffset)
+      } catch (err) {
+        this.failed(state, err, false)
+        return
+      }
+      const { messages, nextOffset } = decoded
+      if (messages.length === 0) {
+        if (live()) state.position = nextOffset
+        return
+      }
+      const hw = chunk.highWatermark
+      try {
+        if (this.options.handlers.eachBatch !== undefined) await this.eachBatch(state, messages, nextOffset, hw, live)
+        else await this.eachMessage(state, messages, nextOffset, live)
+        state.handlerFailures = 0
+      } catch (err) {
+        if (live()) this.failed(state, err, true)
+      }
+    } finally {
+      state.processing = false
+      this.options.onProcessed(state)
+    }
+  }
+
+  private async eachMessage(
+    state: PartitionState,
+    messages: KafkaMessage[],
+    nextOffset: number,
+    live: () => boolean,
+  ): Promise<void> {
+    const handler = this.options.handlers.eachMessage!
+    const pause = (): (() => void) => this.options.pause(state)
+    for (const message of messages) {
+      if (!live() || state.paused) return
+      await handler({ topic: state.topic, partition: state.partition, message, pause })
+      if (live()) state.position = Number(message.offset) + 1
+    }
+    if (live() && !state.paused) state.position = nextOffset
+  }
+
+  private async eachBatch(
+    state: PartitionState,
+    messages: KafkaMessage[],
+    nextOffset: number,
+    highWatermark: number,
+    live: () => boolean,
+  ): Promise<void> {
+    const batch = makeBatch(state.topic, state.partition, messages, highWatermark)
+    const { instrumentation, handlers } = this.options
+    let resolved: number | undefined
+    const payload: EachBatchPayload = {
+      batch,
+      resolveOffset: (offset) => {
+        const next = Number(offset) + 1
+        if (Number.isSafeInteger(next) && (resolved === undefined || next > resolved)) resolved = next
+        if (live() && resolved !== undefined) state.position = Math.min(resolved, nextOffset)
+      },
+      isRunning: live,
+      isStale: () => !live(),
+      pause: () => this.options.pause(state),
+    }
+    const started = Date.now()
+    instrumentation.emit('consumer.start_batch_process', () => batchPayload(batch))
+    await handlers.eachBatch!(payload)
+    instrumentation.emit('consumer.end_batch_process', () => ({
+      ...batchPayload(batch),
+      duration: Date.now() - started,
+    }))
+    if (live() && handlers.eachBatchAutoResolve && !state.paused) state.position = nextOffset
+  }
+
+  /** A handler (or the decoding of fetched data) failed: retry the partition after a backoff, or give up. */
+  private failed(state: PartitionState, err: unknown, byHandler: boolean): void {
+    const { retry } = this.options
+    if (!isRetriable(err)) {
+      this.options.onFatal(err instanceof Error ? err : new Error(String(err)))
+      return
+    }
+    const count = byHandler ? ++state.handlerFailures : ++state.failures
+    if (byHandler && count > retry.retries) {
+      this.options.onFatal(
+        new NumberOfRetriesExceededError(err, { retryCount: count - 1, retryTime: retry.maxRetryTime }),
+      )
+      return
+    }
+    const base = Math.min(retry.initialRetryTime * retry.multiplier ** Math.min(count - 1, 30), retry.maxRetryTime)
+    state.backoffUntil = Date.now() + randomizedRetryTime(retry.factor, base)
+  }
+}
+
+function makeBatch(topic: string, partition: number, messages: KafkaMessage[], highWatermark: number): Batch {
+  const first = messages[0]?.offset ?? null
+  const last = messages.at(-1)?.offset ?? String(highWatermark - 1)
+  return {
+    topic,
+    partition,
+    highWatermark: String(highWatermark),
+    messages,
+    isEmpty: () => messages.length === 0,
+    firstOffset: () => first,
+    lastOffset: () => last,
+    offsetLag: () => String(Math.max(0, highWatermark - 1 - Number(last))),
+    offsetLagLow: () => String(Math.max(0, highWatermark - 1 - Number(first ?? last))),
+  }
+}
+
+function batchPayload(batch: Batch): BatchProcessPayload {
+  return {
+    topic: batch.topic,
+    partition: batch.partition,
+    highWatermark: batch.highWatermark,
+    offsetLag: batch.offsetLag(),
+    offsetLagLow: batch.offsetLagLow(),
+    batchSize: batch.messages.length,
+    firstOffset: batch.firstOffset(),
+    lastOffset: batch.messages.length === 0 ? null : batch.lastOffset(),
+  }
+}

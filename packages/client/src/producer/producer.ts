@@ -1,0 +1,369 @@
+/**
+ * The producer (KafkaJS's `producer/`): checks a send's messages, partitions them, hands them
+ * to the accumulator and resolves once every batch holding them is acknowledged. Idempotent by
+ * default, which requires acks=all: a retried batch is appended once.
+ *
+ * ```ts
+ * const producer = mesh.producer()
+ * const [meta] = await producer.send({ topic: 'orders', messages: [{ key: 'u1', value: 'hello' }] })
+ * meta.baseOffset // '41'
+ * await producer.disconnect()
+ * ```
+ */
+import { DEFAULT_LOG_CONFIG } from '@tributary/log'
+import { type CompressionName, codecFor, RecordTooLargeError } from '@tributary/wire'
+import type { Acks, TopicMetadata } from '../broker.js'
+import type { Cluster } from '../cluster/cluster.js'
+import { ClientClosedError, InvalidArgumentError, partitionName } from '../errors.js'
+import { Instrumentation, type Listener, type RemoveListener } from '../instrumentation.js'
+import { defaultPartitioner, type Partitioner, type PartitionerFactory } from '../partitioners/index.js'
+import { createRetrier, type Retrier, type RetryOptions } from '../retry.js'
+import { type BatchSpec, type ProducerBatch, RecordAccumulator } from './accumulator.js'
+import { PRODUCER_EVENTS, type ProducerEvents } from './events.js'
+import { ProducerIdentity } from './idempotence.js'
+import { type Message, type NormalizedRecord, normalizeMessage } from './messages.js'
+import { Sender } from './sender.js'
+
+/** KafkaJS's numbering of compression codecs; names work too. Only none and gzip are built in. */
+export const CompressionTypes = { None: 0, GZIP: 1, Snappy: 2, LZ4: 3, ZSTD: 4 } as const
+const COMPRESSION_BY_ID: readonly CompressionName[] = ['none', 'gzip', 'snappy', 'lz4', 'zstd']
+
+export type Compression = CompressionName | (typeof CompressionTypes)[keyof typeof CompressionTypes]
+
+export interface ProducerOptions {
+  /** Exactly-once appends per partition across retries. Default true (needs acks=all). */
+  idempotent?: boolean
+  /** Default Kafka's: murmur2 on keys, sticky for keyless records. */
+  createPartitioner?: PartitionerFactory
+  retry?: RetryOptions
+  /** How long a batch waits for more records before it is sendable. Default 0. */
+  lingerMs?: number
+  /** A batch is full (sendable at once) at this many bytes. Default 512 KiB. */
+  batchSize?: number
+  /** Batches in flight per partition when not idempotent (idempotent: 1). Default 5. */
+  maxInFlightRequests?: number
+  /** Bytes of records queued or in flight before `send` waits for room. Default 32 MiB. */
+  maxBufferedBytes?: number
+}
+
+export interface ProducerRecord {
+  topic: string
+  messages: Message[]
+  /** -1 or 'all': committed by a majority of voters (default); 1: the leader appended; 0: none. */
+  acks?: Acks | 'all'
+  /** How long the leader may wait for acks=all, in ms. Default 30,000. */
+  timeout?: number
+  compression?: Compression
+  signal?: AbortSignal
+}
+
+export interface TopicMessages {
+  topic: string
+  messages: Message[]
+}
+
+export interface ProducerBatchRecord {
+  topicMessages: TopicMessages[]
+  acks?: Acks | 'all'
+  timeout?: number
+  compression?: Compression
+  signal?: AbortSignal
+}
+
+/** What a send resolves with: one entry per partition and batch its records went into. */
+export interface RecordMetadata {
+  topicName: string
+  partition: number
+  errorCode: number
+  /** Offset of this send's first record in the batch ('-1' with acks=0). */
+  baseOffset: string
+  /** How many of this send's records the batch holds (offsets baseOffset … baseOffset + count − 1). */
+  recordCount: number
+  logAppendTime: string
+  logStartOffset: string
+}
+
+export const DEFAULT_BATCH_SIZE = 512 * 1024
+const DEFAULT_MAX_BUFFERED_BYTES = 32 * 1024 * 1024
+const DEFAULT_TIMEOUT_MS = 30_000
+/** The server's limit on a produce request (mesh DEFAULT_MAX_REQUEST_BYTES); a record beyond it can never be sent. */
+const MAX_REQUEST_BYTES = 8 * 1024 * 1024
+
+export interface ProducerContext {
+  cluster: Cluster
+  /** Called once the producer is disconnected (the Tributary forgets it). */
+  onClose?: () => void
+}
+
+interface Placed {
+  batch: ProducerBatch
+  index: number
+  partition: number
+}
+
+export class Producer {
+  private readonly cluster: Cluster
+  private readonly idempotent: boolean
+  private readonly partitioner: Partitioner
+  private readonly retrier: Retrier
+  private readonly accumulator: RecordAccumulator
+  private readonly sender: Sender
+  private readonly instrumentation = new Instrumentation<ProducerEvents>(PRODUCER_EVENTS)
+  private readonly lifetime = new AbortController()
+  private closing: Promise<void> | undefined
+
+  constructor(
+    private readonly context: ProducerContext,
+    options: ProducerOptions = {},
+  ) {
+    if (typeof options !== 'object' || options === null)
+      throw new InvalidArgumentError('producer options must be an object')
+    this.cluster = context.cluster
+    this.idempotent = options.idempotent ?? true
+    const batchSize = positiveInteger(options.batchSize ?? DEFAULT_BATCH_SIZE, 'batchSize')
+    const lingerMs = nonNegativeInteger(options.lingerMs ?? 0, 'lingerMs')
+    const maxInFlight = this.idempotent ? 1 : positiveInteger(options.maxInFlightRequests ?? 5, 'maxInFlightRequests')
+    const createPartitioner = options.createPartitioner ?? ((context) => defaultPartitioner(context))
+    if (typeof createPartitioner !== 'function') throw new InvalidArgumentError('createPartitioner must be a function')
+    this.partitioner = createPartitioner({ batchSize })
+    this.retrier = createRetrier(options.retry)
+    this.accumulator = new RecordAccumulator({
+      batchSize,
+      lingerMs,
+      maxBufferedBytes: positiveInteger(options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES, 'maxBufferedBytes'),
+      onReady: (topic, partition) => this.sender.drain(topic, partition),
+    })
+    this.sender = new Sender({
+      cluster: this.cluster,
+      accumulator: this.accumulator,
+      identity: this.idempotent ? new ProducerIdentity() : undefined,
+      retrier: this.retrier,
+      maxInFlight,
+      instrumentation: this.instrumentation,
+      signal: this.lifetime.signal,
+    })
+  }
+
+  /** Whether batches carry producer id and sequences (exactly-once appends per partition). */
+  get isIdempotent(): boolean {
+    return this.idempotent
+  }
+
+  /** Checks that a peer answers (sending does not need it; KafkaJS code calls it). */
+  async connect(): Promise<void> {
+    this.assertOpen()
+    await this.retrier(() => this.cluster.metadata([]), { signal: this.lifetime.signal })
+    this.instrumentation.emit('producer.connect', () => ({}))
+  }
+
+  async send(record: ProducerRecord): Promise<RecordMetadata[]> {
+    if (typeof record !== 'object' || record === null) throw new InvalidArgumentError('send takes { topic, messages }')
+    return this.sendBatch({
+      topicMessages: [{ topic: record.topic, messages: record.messages }],
+      ...(record.acks === undefined ? {} : { acks: record.acks }),
+      ...(record.timeout === undefined ? {} : { timeout: record.timeout }),
+      ...(record.compression === undefined ? {} : { compression: record.compression }),
+      ...(record.signal === undefined ? {} : { signal: record.signal }),
+    })
+  }
+
+  async sendBatch(request: ProducerBatchRecord): Promise<RecordMetadata[]> {
+    this.assertOpen()
+    const started = Date.now()
+    const topics = Array.isArray(request?.topicMessages) ? request.topicMessages.map((t) => t?.topic) : []
+    let count = 0
+    try {
+      const spec = this.batchSpec(request)
+      const checked = checkTopicMessages(request.topicMessages)
+      count = checked.reduce((n, t) => n + t.records.length, 0)
+      const signal =
+        request.signal === undefined ? this.lifetime.signal : AbortSignal.any([request.signal, this.lifetime.signal])
+      // Partition counts first: a send is placed whole or not at all.
+      const metas = await Promise.all(
+        checked.map((t) => this.retrier(() => this.cluster.topic(t.topic, { signal }), { signal })),
+      )
+      const partitioned = checked.map((t, i) => this.partition(t.topic, t.records, metas[i]!))
+      const bytes = checked.reduce((n, t) => n + t.records.reduce((m, r) => m + r.size, 0), 0)
+      await this.accumulator.reserve(bytes, signal)
+      this.assertOpen()
+      const placed = checked.map((t, i) => ({
+        topic: t.topic,
+        placed: t.records.map((r, j) => {
+          const partition = partitioned[i]![j]!
+          return { ...this.accumulator.append(t.topic, partition, r, spec), partition }
+        }),
+      }))
+      const results = await Promise.all(placed.map(({ topic, placed }) => metadataFor(topic, placed)))
+      const flat = results.flat()
+      this.emitSend(topics, count, started, undefined)
+      return flat
+    } catch (err) {
+      this.emitSend(topics, count, started, err)
+      throw err
+    }
+  }
+
+  private batchSpec(request: ProducerBatchRecord): BatchSpec {
+    const acks = request.acks === 'all' || request.acks === undefined ? -1 : request.acks
+    if (acks !== -1 && acks !== 0 && acks !== 1) {
+      throw new InvalidArgumentError(`acks must be -1 ('all'), 0 or 1, got ${String(request.acks)}`)
+    }
+    if (this.idempotent && acks !== -1) {
+      throw new InvalidArgumentError(
+        `an idempotent producer needs acks=all (-1), got acks=${acks}; create it with { idempotent: false } for acks 0 or 1`,
+      )
+    }
+    const timeoutMs = request.timeout ?? DEFAULT_TIMEOUT_MS
+    if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 300_000) {
+      throw new InvalidArgumentError(
+        `timeout must be an integer number of ms in [1, 300000], got ${String(request.timeout)}`,
+      )
+    }
+    const raw = request.compression ?? 'none'
+    const compression = typeof raw === 'number' ? COMPRESSION_BY_ID[raw] : raw
+    if (compression === undefined || !COMPRESSION_BY_ID.includes(compression)) {
+      throw new InvalidArgumentError(`unknown compression ${String(raw)}; use 'none' or 'gzip'`)
+    }
+    codecFor(compression) // UnsupportedCompressionError for codecs not built in
+    return { acks, compression, timeoutMs }
+  }
+
+  /** Each record's partition; throws before anything is queued if one cannot be sent at all. */
+  private partition(topic: string, records: NormalizedRecord[], meta: TopicMetadata): number[] {
+    const { partitions } = meta
+    const partitionMetadata = partitions.map((p) => ({ partitionId: p.partition, leader: p.leader }))
+    const configured = Number(meta.configs['max.message.bytes'])
+    const maxBatchBytes = Math.min(
+      Number.isSafeInteger(configured) && configured > 0 ? configured : DEFAULT_LOG_CONFIG.maxMessageBytes,
+      MAX_REQUEST_BYTES,
+    )
+    return records.map((record, i) => {
+      const partition = this.partitioner({ topic, partitionMetadata, message: record })
+      if (!Number.isInteger(partition) || partition < 0 || partition >= partitions.length) {
+        throw new InvalidArgumentError(
+          `message ${i} to ${topic}: partition ${String(partition)} is not in [0, ${partitions.length}) (${topic} has ${partitions.length} partitions)`,
+        )
+      }
+      if (record.minBatchBytes > maxBatchBytes) {
+        throw new RecordTooLargeError(
+          `message ${i} to ${partitionName(topic, partition)} needs at least ${record.minBatchBytes} bytes, more than the ${maxBatchBytes} a batch of ${topic} may hold (max.message.bytes); nothing was sent`,
+        )
+      }
+      return partition
+    })
+  }
+
+  /** Sends everything queued now (lingering batches included) and waits until all of it is acknowledged or failed. */
+  async flush(): Promise<void> {
+    this.accumulator.beginFlush()
+    try {
+      for (let round = 0; round < 1_000_000; round++) {
+        const queued = this.accumulator.queuedBatches()
+        if (queued.length === 0) break
+        await Promise.allSettled(queued.map((b) => b.promise))
+      }
+      await this.sender.whenIdle()
+    } finally {
+      this.accumulator.endFlush()
+    }
+  }
+
+  /** Sends what is queued, then releases the producer. Idempotent. */
+  disconnect(): Promise<void> {
+    this.closing ??= (async () => {
+      try {
+        await this.flush()
+      } finally {
+        const reason = new ClientClosedError('the producer is disconnected')
+        this.lifetime.abort(reason)
+        this.accumulator.abort(reason)
+        this.accumulator.rejectWaiters(reason)
+        this.context.onClose?.()
+        this.instrumentation.emit('producer.disconnect', () => ({}))
+      }
+    })()
+    return this.closing
+  }
+
+  on<E extends keyof ProducerEvents & string>(event: E, listener: Listener<ProducerEvents[E]>): RemoveListener {
+    return this.instrumentation.on(event, listener)
+  }
+
+  /** The event names `on` accepts. */
+  get events(): Record<string, string> {
+    return Object.fromEntries(PRODUCER_EVENTS.map((e) => [e.slice('producer.'.length).toUpperCase(), e]))
+  }
+
+  private assertOpen(): void {
+    if (this.closing !== undefined || this.lifetime.signal.aborted) {
+      throw new ClientClosedError('the producer is disconnected; create a new one')
+    }
+  }
+
+  private emitSend(topics: unknown[], messages: number, started: number, error: unknown): void {
+    this.instrumentation.emit('producer.send', () => ({
+      topics: topics.map(String),
+      messages,
+      durationMs: Date.now() - started,
+      error: error instanceof Error ? error : undefined,
+    }))
+  }
+}
+
+function checkTopicMessages(topicMessages: unknown): Array<{ topic: string; records: NormalizedRecord[] }> {
+  if (!Array.isArray(topicMessages) || topicMessages.length === 0) {
+    throw new InvalidArgumentError('topicMessages must be a non-empty array of { topic, messages }')
+  }
+  return topicMessages.map((entry: unknown) => {
+    const { topic, messages } = (entry ?? {}) as { topic?: unknown; messages?: unknown }
+    if (typeof topic !== 'string' || topic.length === 0) {
+      throw new InvalidArgumentError(`topic must be a non-empty string, got ${String(topic)}`)
+    }
+    if (!Array.isArray(messages) || messages.length === 0) {
+      throw new InvalidArgumentError(`messages for ${topic} must be a non-empty array`)
+    }
+    return { topic, records: messages.map((m, i) => normalizeMessage(m, i, topic)) }
+  })
+}
+
+/** Groups a topic's placed records by batch, in order, and waits for each batch's acknowledgement. */
+async function metadataFor(topic: string, placed: Placed[]): Promise<RecordMetadata[]> {
+  const groups: Array<{ batch: ProducerBatch; partition: number; first: number; count: number }> = []
+  const byBatch = new Map<ProducerBatch, (typeof groups)[number]>()
+  for (const p of placed) {
+    const group = byBatch.get(p.batch)
+    if (group === undefined) {
+      const created = { batch: p.batch, partition: p.partition, first: p.index, count: 1 }
+      byBatch.set(p.batch, created)
+      groups.push(created)
+    } else group.count++
+  }
+  return Promise.all(
+    groups.map(async ({ batch, partition, first, count }) => {
+      const result = await batch.promise
+      return {
+        topicName: topic,
+        partition,
+        errorCode: 0,
+        baseOffset: String(result.offsetOf(first)),
+        recordCount: count,
+        logAppendTime: String(result.logAppendTime),
+        logStartOffset: String(result.logStartOffset),
+      }
+    }),
+  )
+}
+
+function positiveInteger(value: unknown, name: string): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
+    throw new InvalidArgumentError(`${name} must be a positive integer, got ${String(value)}`)
+  }
+  return value
+}
+
+function nonNegativeInteger(value: unknown, name: string): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    throw new InvalidArgumentError(`${name} must be an integer ≥ 0, got ${String(value)}`)
+  }
+  return value
+}

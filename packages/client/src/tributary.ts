@@ -1,0 +1,207 @@
+/**
+ * The entry point (KafkaJS's `Kafka` object): a connection to the mesh from which producers,
+ * consumers and admin clients are made. `Tributary.connect` starts a light libp2p node of its own
+ * (it listens on nothing and hosts no partitions) and finds the mesh through bootstrap peers;
+ * `Tributary.fromPeer` serves the same API inside a running peer, reaching that peer's own
+ * partitions without a network hop. `disconnect()` releases everything made from it.
+ */
+import { type Multiaddr, multiaddr } from '@multiformats/multiaddr'
+import { clientProtocolHandlers, type HandlerContext } from '@tributary/mesh/handlers'
+import { createLightNode } from '#light-node'
+import { Admin, type AdminOptions } from './admin/admin.js'
+import { Cluster } from './cluster/cluster.js'
+import { Consumer, type ConsumerOptions } from './consumer/consumer.js'
+import { ClientClosedError, InvalidArgumentError, NoPeerAvailableError } from './errors.js'
+import type { ClientNode, LightNodeOptions } from './node/options.js'
+import { Producer, type ProducerOptions } from './producer/producer.js'
+import { type RetryOptions, resolveRetryOptions, sleep } from './retry.js'
+import { LocalTransport } from './transport/local-transport.js'
+
+export interface TributaryConfig {
+  /** Multiaddrs of peers to reach the mesh through, with /p2p/<peer id> (e.g. '/ip4/127.0.0.1/tcp/4001/p2p/12D3Koo…'). */
+  bootstrap: ReadonlyArray<string | Multiaddr>
+  /** Per-request timeout, ms. Default 30,000. */
+  requestTimeout?: number
+  /** How long `connect` tries to reach a bootstrap peer, ms. Default 10,000. */
+  connectionTimeout?: number
+  /** Topic metadata older than this is refreshed before use, ms. Default 300,000 (KafkaJS's). */
+  metadataMaxAge?: number
+  /** Default retry settings of the producers, consumers and admins made from this connection. */
+  retry?: RetryOptions
+  /** The light node's identity and browser transport settings. */
+  node?: LightNodeOptions
+  signal?: AbortSignal
+}
+
+/** What `fromPeer` needs of a running peer (a Peer from @tributary/mesh is one). */
+export type PeerLike = HandlerContext & { readonly node: ClientNode }
+
+export interface FromPeerOptions {
+  requestTimeout?: number
+  metadataMaxAge?: number
+  retry?: RetryOptions
+}
+
+const DEFAULT_REQUEST_TIMEOUT_MS = 30_000
+const DEFAULT_CONNECTION_TIMEOUT_MS = 10_000
+const DEFAULT_METADATA_MAX_AGE_MS = 300_000
+
+interface Closable {
+  disconnect(): Promise<void>
+}
+
+export class Tributary {
+  private readonly children = new Set<Closable>()
+  private closing: Promise<void> | undefined
+
+  private constructor(
+    private readonly cluster: Cluster,
+    private readonly metadataMaxAge: number,
+    private readonly retry: RetryOptions | undefined,
+    /** Stops the light node; undefined inside a peer (the peer's node is not ours to stop). */
+    private readonly stopNode: (() => Promise<void>) | undefined,
+  ) {}
+
+  /** Connects to the mesh through the bootstrap peers; rejects with NoPeerAvailableError if none answers in time. */
+  static async connect(config: TributaryConfig): Promise<Tributary> {
+    if (typeof config !== 'object' || config === null)
+      throw new InvalidArgumentError('connect takes { bootstrap: [...] }')
+    const bootstrap = parseBootstrap(config.bootstrap)
+    const requestTimeout = positive(config.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT_MS, 'requestTimeout')
+    const connectionTimeout = positive(config.connectionTimeout ?? DEFAULT_CONNECTION_TIMEOUT_MS, 'connectionTimeout')
+    const metadataMaxAge = positive(config.metadataMaxAge ?? DEFAULT_METADATA_MAX_AGE_MS, 'metadataMaxAge')
+    if (config.retry !== undefined) resolveRetryOptions(config.retry)
+    config.signal?.throwIfAborted()
+    const node = await createLightNode(config.node)
+    const cluster = new Cluster({ node, bootstrap, requestTimeoutMs: requestTimeout, metadataMaxAge })
+    try {
+      await reachMesh(cluster, connectionTimeout, config.signal)
+    } catch (err) {
+      cluster.close()
+      await Promise.resolve(node.stop()).catch(() => {})
+      throw err
+    }
+    return new Tributary(cluster, metadataMaxAge, config.retry, async () => {
+      await node.stop()
+    })
+  }
+
+  /** The same API inside a running peer: its own partitions are reached without a network hop. */
+  static fromPeer(peer: PeerLike, options: FromPeerOptions = {}): Tributary {
+    const requestTimeout = positive(options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT_MS, 'requestTimeout')
+    const metadataMaxAge = positive(options.metadataMaxAge ?? DEFAULT_METADATA_MAX_AGE_MS, 'metadataMaxAge')
+    if (options.retry !== undefined) resolveRetryOptions(options.retry)
+    const cluster = new Cluster({
+      node: peer.node,
+      bootstrap: [],
+      local: {
+        peerId: peer.peerId,
+        transport: new LocalTransport(clientProtocolHandlers(peer), peer.peerId, requestTimeout),
+      },
+      requestTimeoutMs: requestTimeout,
+      metadataMaxAge,
+    })
+    return new Tributary(cluster, metadataMaxAge, options.retry, undefined)
+  }
+
+  /** This client's libp2p peer id (inside a peer: the peer's). */
+  get peerId(): string {
+    return this.cluster.selfPeerId
+  }
+
+  producer(options: ProducerOptions = {}): Producer {
+    this.assertOpen()
+    let producer: Producer | undefined
+    producer = new Producer(
+      { cluster: this.cluster, onClose: () => this.children.delete(producer!) },
+      { ...(this.retry === undefined ? {} : { retry: this.retry }), ...options },
+    )
+    this.children.add(producer)
+    return producer
+  }
+
+  consumer(options: ConsumerOptions = {}): Consumer {
+    this.assertOpen()
+    let consumer: Consumer | undefined
+    consumer = new Consumer(
+      { cluster: this.cluster, metadataMaxAge: this.metadataMaxAge, onClose: () => this.children.delete(consumer!) },
+      { ...(this.retry === undefined ? {} : { retry: this.retry }), ...options },
+    )
+    this.children.add(consumer)
+    return consumer
+  }
+
+  admin(options: AdminOptions = {}): Admin {
+    this.assertOpen()
+    let admin: Admin | undefined
+    admin = new Admin(
+      { cluster: this.cluster, onClose: () => this.children.delete(admin!) },
+      { ...(this.retry === undefined ? {} : { retry: this.retry }), ...options },
+    )
+    this.children.add(admin)
+    return admin
+  }
+
+  /** Disconnects every producer (sending what they hold), consumer and admin made here, then the node. Idempotent. */
+  disconnect(): Promise<void> {
+    this.closing ??= (async () => {
+      await Promise.allSettled([...this.children].map((child) => child.disconnect()))
+      this.children.clear()
+      this.cluster.close()
+      await this.stopNode?.()
+    })()
+    return this.closing
+  }
+
+  private assertOpen(): void {
+    if (this.closing !== undefined) throw new ClientClosedError('this Tributary connection is disconnected')
+  }
+}
+
+function parseBootstrap(bootstrap: unknown): Multiaddr[] {
+  if (!Array.isArray(bootstrap) || bootstrap.length === 0) {
+    throw new InvalidArgumentError(
+      "bootstrap must be a non-empty array of peer multiaddrs, e.g. ['/ip4/127.0.0.1/tcp/4001/p2p/12D3Koo…']",
+    )
+  }
+  return bootstrap.map((address) => {
+    if (typeof address !== 'string' && (typeof address !== 'object' || address === null)) {
+      throw new InvalidArgumentError(`bootstrap address ${String(address)} is not a multiaddr`)
+    }
+    try {
+      return typeof address === 'string' ? multiaddr(address) : (address as Multiaddr)
+    } catch (err) {
+      throw new InvalidArgumentError(`bootstrap address '${String(address)}' is not a valid multiaddr`, { cause: err })
+    }
+  })
+}
+
+/** Asks for metadata until a peer answers or the time is up, backing off between rounds. */
+async function reachMesh(cluster: Cluster, timeoutMs: number, signal: AbortSignal | undefined): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  let lastError: unknown
+  for (let attempt = 0; Date.now() < deadline; attempt++) {
+    const limit = AbortSignal.timeout(Math.max(1, deadline - Date.now()))
+    try {
+      await cluster.metadata([], { signal: signal === undefined ? limit : AbortSignal.any([signal, limit]) })
+      return
+    } catch (err) {
+      signal?.throwIfAborted()
+      lastError = err
+    }
+    const left = deadline - Date.now()
+    if (left <= 0) break
+    await sleep(Math.min(100 * 2 ** Math.min(attempt, 5), left), signal)
+  }
+  throw new NoPeerAvailableError(
+    `could not reach the mesh within ${timeoutMs} ms: ${lastError instanceof Error ? lastError.message : 'no answer'}`,
+    { cause: lastError },
+  )
+}
+
+function positive(value: unknown, name: string): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
+    throw new InvalidArgumentError(`${name} must be a positive integer of milliseconds, got ${String(value)}`)
+  }
+  return value
+}

@@ -1,0 +1,112 @@
+/**
+ * Decoding what a fetch returns: control batches skipped (but stepped over), records before the
+ * fetch offset dropped, a partial batch at the end left for the next fetch, gzip, null keys and
+ * values, repeated header names.
+ */
+import { CorruptRecordError, encodeRecordBatch, encodeRecordBatchSync } from '@tributary/wire'
+import { describe, expect, it } from 'vitest'
+import { decodeFetched } from '../../src/consumer/decode.ts'
+
+const utf8 = (s: string) => new TextEncoder().encode(s)
+const text = (b: Uint8Array | null) => (b === null ? null : new TextDecoder().decode(b))
+
+function batch(baseOffset: number, values: Array<string | null>, extra: { control?: boolean } = {}) {
+  return encodeRecordBatchSync({
+    baseOffset,
+    records: values.map((v, i) => ({
+      key: utf8(`k${baseOffset + i}`),
+      value: v === null ? null : utf8(v),
+      timestamp: 1000 + i,
+    })),
+    ...extra,
+  })
+}
+
+function concat(...parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
+  let pos = 0
+  for (const p of parts) {
+    out.set(p, pos)
+    pos += p.length
+  }
+  return out
+}
+
+describe('client > consumer > decode', () => {
+  it('skips control batches, steps past them, and keeps offsets of the data around them', async () => {
+    const marker = encodeRecordBatchSync({
+      baseOffset: 0,
+      control: true,
+      records: [{ key: new Uint8Array(4), value: new Uint8Array(6) }],
+    })
+    const bytes = concat(marker, batch(1, ['a', 'b']), batch(3, ['c']))
+    const { messages, nextOffset } = await decodeFetched(bytes, 0)
+    expect(messages.map((m) => [m.offset, text(m.value)])).toEqual([
+      ['1', 'a'],
+      ['2', 'b'],
+      ['3', 'c'],
+    ])
+    expect(nextOffset).toBe(4)
+    const onlyMarker = await decodeFetched(
+      encodeRecordBatchSync({ baseOffset: 7, control: true, records: [{ value: null }] }),
+      7,
+    )
+    expect(onlyMarker).toEqual({ messages: [], nextOffset: 8 })
+  })
+
+  it('drops records before the fetch offset when the batch starts earlier', async () => {
+    const { messages, nextOffset } = await decodeFetched(concat(batch(10, ['a', 'b', 'c', 'd'])), 12)
+    expect(messages.map((m) => m.offset)).toEqual(['12', '13'])
+    expect(nextOffset).toBe(14)
+  })
+
+  it('leaves a partial batch at the end for the next fetch', async () => {
+    const second = batch(2, ['c'])
+    const bytes = concat(batch(0, ['a', 'b']), second.subarray(0, second.length - 5))
+    const { messages, nextOffset } = await decodeFetched(bytes, 0)
+    expect(messages.map((m) => text(m.value))).toEqual(['a', 'b'])
+    expect(nextOffset).toBe(2)
+  })
+
+  it('refuses an answer that holds no whole batch, rather than never progressing', async () => {
+    const whole = batch(0, ['a'])
+    await expect(decodeFetched(whole.subarray(0, whole.length - 1), 0)).rejects.toBeInstanceOf(CorruptRecordError)
+    await expect(decodeFetched(whole.subarray(0, 20), 0)).rejects.toBeInstanceOf(CorruptRecordError)
+  })
+
+  it('reports a corrupted batch as CorruptRecordError', async () => {
+    const bytes = batch(0, ['a'])
+    bytes[bytes.length - 1] = bytes.at(-1)! ^ 0xff
+    await expect(decodeFetched(bytes, 0)).rejects.toBeInstanceOf(CorruptRecordError)
+  })
+
+  it('decodes gzip batches, null keys and values, timestamps and repeated headers', async () => {
+    const bytes = await encodeRecordBatch({
+      baseOffset: 5,
+      compression: 'gzip',
+      records: [
+        {
+          key: null,
+          value: null,
+          timestamp: 1_700_000_000_123,
+          headers: [
+            { key: 'trace', value: utf8('1') },
+            { key: 'trace', value: utf8('2') },
+            { key: 'empty', value: null },
+          ],
+        },
+      ],
+    })
+    const [m] = (await decodeFetched(bytes, 5)).messages
+    expect(m).toMatchObject({ key: null, value: null, offset: '5', timestamp: '1700000000123' })
+    expect((m!.headers.trace as Uint8Array[]).map(text)).toEqual(['1', '2'])
+    expect(m!.headers.empty).toBeNull()
+    expect(m!.attributes & 0x07).toBe(1)
+  })
+
+  it('gives Node Buffers, so value.toString() reads as text as in KafkaJS', async () => {
+    const [m] = (await decodeFetched(batch(0, ['héllo']), 0)).messages
+    expect(Buffer.isBuffer(m!.value)).toBe(true)
+    expect(m!.value!.toString()).toBe('héllo')
+  })
+})
