@@ -1,4 +1,5 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander'
+import { registerCommands } from './commands/index.js'
 import { AlreadyRunningError } from './data-dir-lock.js'
 import { DEFAULTS, startPeerProcess } from './start-peer.js'
 
@@ -59,6 +60,7 @@ export function buildProgram(): Command {
         })
       },
     )
+  registerCommands(program)
   return program
 }
 
