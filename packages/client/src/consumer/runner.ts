@@ -154,7 +154,10 @@ export class Runner {
     for (const message of messages) {
       if (!live() || state.paused) return
       await handler({ topic: state.topic, partition: state.partition, message, pause })
-      if (live()) state.position = Number(message.offset) + 1
+      if (live()) {
+        state.position = Number(message.offset) + 1
+        state.handlerFailures = 0 // progress: a later record's failures count afresh
+      }
     }
     if (live() && !state.paused) state.position = nextOffset
   }
@@ -173,8 +176,12 @@ export class Runner {
       batch,
       resolveOffset: (offset) => {
         const next = Number(offset) + 1
-        if (Number.isSafeInteger(next) && (resolved === undefined || next > resolved)) resolved = next
-        if (live() && resolved !== undefined) state.position = Math.min(resolved, nextOffset)
+        if (!Number.isSafeInteger(next) || (resolved !== undefined && next <= resolved)) return
+        resolved = next
+        if (live()) {
+          state.position = Math.min(resolved, nextOffset)
+          state.handlerFailures = 0
+        }
       },
       isRunning: live,
       isStale: () => !live(),
