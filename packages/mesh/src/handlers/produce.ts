@@ -10,6 +10,12 @@ const DEFAULT_TIMEOUT_MS = 30_000
  * `/tributary/produce`: appends a producer's batches to a partition this peer leads, as the
  * stored bytes, through its Raft replica (which stamps the leader epoch). acks 0 and 1 answer
  * once the leader appended; acks=all once the batch is within the high watermark.
+ *
+ * An idempotent producer's retry (its acknowledgement was lost, or it reached a new leader
+ * after a failover) is answered from the log's producer state with the offsets the original
+ * received, and nothing is appended. The original may not be committed yet — it may even come
+ * from an earlier leader's epoch — so acks=all waits for it the same way: this leader's high
+ * watermark passing it (a leader commits older epochs' entries with its own first batch).
  */
 export function produceHandler(ctx: HandlerContext) {
   return async (bytes: Uint8Array, { signal }: { signal: AbortSignal }): Promise<Uint8Array> => {
@@ -24,9 +30,10 @@ export function produceHandler(ctx: HandlerContext) {
     const { hosted } = lookup
     try {
       const result = await hosted.raft.appendAsLeader(request.records, { signal })
-      hosted.notify()
+      if (result.duplicate !== true) hosted.notify()
       if (request.acks === -1) {
-        // acks=all: acknowledged once the batch is within the high watermark (held by a majority of voters).
+        // acks=all: acknowledged once the batch (or the original of a retry) is within the high
+        // watermark, held by a majority of voters.
         await hosted.raft.waitForCommit(result.lastOffset, {
           epoch: result.leaderEpoch,
           timeoutMs: request.timeoutMs || DEFAULT_TIMEOUT_MS,
