@@ -1,10 +1,10 @@
 /**
  * The SDK against real peers on loopback: produce and consume round trips (keys, null keys,
  * headers, null and empty values, per-partition order), murmur2 placement equal to KafkaJS's,
- * subscriptions by RegExp, assign and seek, pause and resume.
+ * gzip, acks 0 and 1, subscriptions by RegExp, assign and seek, pause and resume, eachBatch.
  */
 import { createRequire } from 'node:module'
-import type { Consumer, KafkaMessage, Producer, Tributary } from '@tributary/client'
+import { CompressionTypes, type Consumer, type KafkaMessage, type Producer, type Tributary } from '@tributary/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startMesh, type TestMesh, waitFor } from './mesh.ts'
 
@@ -116,6 +116,31 @@ describe('client > produce and consume', () => {
       expect(found).toContain(r.baseOffset)
     }
     await consumer.stop()
+  })
+
+  it('round-trips gzip batches, and acks 1 and 0 from a producer that is not idempotent', async () => {
+    const plain = client.producer({ idempotent: false })
+    const sends: string[] = []
+    plain.on('producer.send', ({ payload }) => sends.push(`${payload.topics.join()}:${payload.messages}`))
+    const [zipped] = await plain.send({
+      topic: 'billing',
+      compression: CompressionTypes.GZIP,
+      acks: 1,
+      messages: [{ value: 'gz-1'.repeat(50) }, { value: 'gz-2' }],
+    })
+    expect(Number(zipped!.baseOffset)).toBeGreaterThanOrEqual(0)
+    const [fireAndForget] = await plain.send({ topic: 'billing', acks: 0, messages: [{ value: 'ack-0' }] })
+    expect(fireAndForget!.baseOffset).toBe('-1')
+    expect(sends).toEqual(['billing:2', 'billing:1'])
+
+    const { consumer, seen, run } = recordingConsumer()
+    consumer.assign([{ topic: 'billing', partition: 0, offset: zipped!.baseOffset }])
+    await run()
+    await waitFor(() => seen.some((s) => text(s.message.value) === 'ack-0'), 'the acks=0 record')
+    expect(seen.map((s) => text(s.message.value))).toEqual(['gz-1'.repeat(50), 'gz-2', 'ack-0'])
+    expect(seen[0]!.message.attributes & 0x07).toBe(CompressionTypes.GZIP)
+    await consumer.stop()
+    await plain.disconnect()
   })
 
   it("places keyed records on KafkaJS's partition numbers", async () => {
