@@ -17,7 +17,7 @@ import {
 } from '@tributary/wire'
 import type { ProduceResult } from '../broker.js'
 import type { Cluster } from '../cluster/cluster.js'
-import { NumberOfRetriesExceededError } from '../errors.js'
+import { NumberOfRetriesExceededError, partitionName } from '../errors.js'
 import type { Instrumentation } from '../instrumentation.js'
 import type { Retrier } from '../retry.js'
 import type { BatchResult, ProducerBatch, RecordAccumulator } from './accumulator.js'
@@ -80,7 +80,7 @@ export class Sender {
       if (this.splitIfTooLarge(batch, err)) return
       this.settleSequence(batch, err)
       accumulator.release(batch.recordBytes)
-      batch.reject(err)
+      batch.reject(namingPartition(err, partitionName(batch.topic, batch.partition)))
     }
   }
 
@@ -223,6 +223,12 @@ export class Sender {
       error: error instanceof Error ? error : undefined,
     }))
   }
+}
+
+/** Errors say which partition they concern ("orders-3: …") unless they already do. */
+function namingPartition(err: unknown, name: string): unknown {
+  if (err instanceof Error && !err.message.includes(name)) err.message = `${name}: ${err.message}`
+  return err
 }
 
 function resultOf(answer: ProduceResult): BatchResult {
