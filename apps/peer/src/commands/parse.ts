@@ -11,7 +11,8 @@ export const MAX_CONFIGS = 256
 export function integerIn(min: number, max: number, what = 'a whole number'): (value: string) => number {
   return (value) => {
     const n = Number(value)
-    if (value.trim() === '' || !Number.isSafeInteger(n) || n < min || n > max)
+    // Digits only: Number() would also take '1e3', '0x10' and ' 7 '.
+    if (!/^-?\d+$/.test(value) || !Number.isSafeInteger(n) || n < min || n > max)
       throw new InvalidArgumentError(
         `must be ${what} from ${min.toLocaleString('en-US')} to ${max.toLocaleString('en-US')}`,
       )
