@@ -11,18 +11,19 @@
  * await consumer.disconnect()
  * ```
  *
- * Where a group plugs in: which partitions are read is decided in one place (`syncAssignment`,
+ * Where a group plugs in: which partitions are read is decided in one place (`Assignment.sync`,
  * fed here by subscriptions and `assign`), and a partition without a position starts from its
- * reset policy. A group coordinator will feed `syncAssignment` from its assignments and supply
- * committed offsets as starting positions.
+ * reset policy. A group coordinator will feed `sync` from its assignments and supply committed
+ * offsets as starting positions (`seek`).
  */
 import type { Cluster } from '../cluster/cluster.js'
 import { ClientClosedError, InvalidArgumentError } from '../errors.js'
 import { Instrumentation, type Listener, type RemoveListener } from '../instrumentation.js'
 import { createRetrier, type ResolvedRetryOptions, type RetryOptions, resolveRetryOptions } from '../retry.js'
+import { Assignment, type Subscription } from './assignment.js'
 import { CONSUMER_EVENTS, type ConsumerEvents } from './events.js'
 import { Fetcher, type FetchSettings } from './fetcher.js'
-import { PartitionState, partitionKey, type ResetPolicy } from './partition-state.js'
+import type { PartitionState, ResetPolicy } from './partition-state.js'
 import { type EachBatchPayload, type EachMessagePayload, Runner } from './runner.js'
 
 export interface ConsumerOptions {
@@ -83,11 +84,6 @@ export interface ConsumerContext {
   onClose?: () => void
 }
 
-interface Subscription {
-  pattern: string | RegExp
-  reset: 'earliest' | 'latest'
-}
-
 interface Running {
   controller: AbortController
   fetcher: Fetcher
@@ -108,11 +104,8 @@ export class Consumer {
   private readonly resetPolicy: ResetPolicy | undefined
   private readonly retry: ResolvedRetryOptions
   private readonly instrumentation = new Instrumentation<ConsumerEvents>(CONSUMER_EVENTS)
-  private readonly states = new Map<string, PartitionState>()
-  private readonly subscriptions: Subscription[] = []
-  private mode: 'subscribe' | 'assign' | undefined
+  private readonly assigned: Assignment
   private running: Running | undefined
-  private lastResolved = 0
   private closed = false
 
   constructor(
@@ -127,6 +120,7 @@ export class Consumer {
       )
     }
     this.cluster = context.cluster
+    this.assigned = new Assignment(context.cluster)
     const reset = options.autoOffsetReset
     if (reset !== undefined && reset !== 'earliest' && reset !== 'latest' && reset !== 'none') {
       throw new InvalidArgumentError(`autoOffsetReset must be 'earliest', 'latest' or 'none', got ${String(reset)}`)
@@ -164,7 +158,7 @@ export class Consumer {
   async subscribe(options: SubscribeOptions): Promise<void> {
     this.assertOpen()
     if (this.running !== undefined) throw new InvalidArgumentError('subscribe before run (or stop the consumer first)')
-    if (this.mode === 'assign')
+    if (this.assigned.mode === 'assign')
       throw new InvalidArgumentError('this consumer was given partitions with assign; it cannot also subscribe')
     const patterns = options?.topics ?? (options?.topic === undefined ? [] : [options.topic])
     if (!Array.isArray(patterns) || patterns.length === 0) {
@@ -181,15 +175,14 @@ export class Consumer {
     const retrier = createRetrier(this.retry)
     for (const s of added)
       if (typeof s.pattern === 'string') await retrier(() => this.cluster.topic(s.pattern as string))
-    this.mode = 'subscribe'
-    this.subscriptions.push(...added)
-    await this.resolveSubscriptions()
+    this.assigned.subscribe(added)
+    await this.assigned.resolve()
   }
 
   /** Reads exactly these partitions (replacing any earlier assignment), each from its offset or reset policy. */
   assign(partitions: TopicPartitionOffset[]): void {
     this.assertOpen()
-    if (this.mode === 'subscribe')
+    if (this.assigned.mode === 'subscribe')
       throw new InvalidArgumentError('this consumer subscribed to topics; it cannot also assign')
     if (!Array.isArray(partitions))
       throw new InvalidArgumentError('assign takes an array of { topic, partition, offset? }')
@@ -203,73 +196,12 @@ export class Consumer {
       }
       return { topic: p.topic, partition: p.partition, offset }
     })
-    this.mode = 'assign'
+    this.assigned.mode = 'assign'
     const reset = this.resetPolicy === 'earliest' ? 'earliest' : 'latest'
-    this.syncAssignment(wanted.map((w) => ({ topic: w.topic, partition: w.partition, reset })))
+    this.assigned.sync(wanted.map((w) => ({ topic: w.topic, partition: w.partition, reset })))
     for (const w of wanted)
-      if (w.offset !== undefined) this.applySeek(this.states.get(partitionKey(w.topic, w.partition))!, w.offset)
+      if (w.offset !== undefined) this.applySeek(this.assigned.get(w.topic, w.partition)!, w.offset)
     this.running?.fetcher.wake()
-  }
-
-  /**
-   * Makes the assigned set exactly `target`: new partitions start from their reset policy, gone
-   * ones are dropped (their fetched data with them). The one place assignment changes.
-   */
-  private syncAssignment(target: Array<{ topic: string; partition: number; reset: 'earliest' | 'latest' }>): void {
-    const keep = new Set<string>()
-    for (const t of target) {
-      const key = partitionKey(t.topic, t.partition)
-      keep.add(key)
-      if (!this.states.has(key)) {
-        const state = new PartitionState(t.topic, t.partition)
-        state.reset = t.reset
-        this.states.set(key, state)
-      }
-    }
-    for (const [key, state] of this.states) {
-      if (keep.has(key)) continue
-      state.removed = true
-      state.seek(undefined)
-      this.states.delete(key)
-    }
-  }
-
-  private async resolveSubscriptions(signal?: AbortSignal): Promise<void> {
-    if (this.mode !== 'subscribe') return
-    const opts = signal === undefined ? {} : { signal }
-    const target: Array<{ topic: string; partition: number; reset: 'earliest' | 'latest' }> = []
-    const seen = new Set<string>()
-    const add = (topic: string, partitions: number, reset: 'earliest' | 'latest'): void => {
-      if (seen.has(topic)) return
-      seen.add(topic)
-      for (let p = 0; p < partitions; p++) target.push({ topic, partition: p, reset })
-    }
-    const patterns = this.subscriptions.filter((s) => s.pattern instanceof RegExp)
-    if (patterns.length > 0) {
-      const all = await this.cluster.metadata(undefined, opts)
-      for (const topic of all.topics) {
-        if (topic.error !== undefined || topic.name.startsWith('__')) continue
-        const match = patterns.find((s) => {
-          const re = s.pattern as RegExp
-          re.lastIndex = 0
-          return re.test(topic.name)
-        })
-        if (match !== undefined) add(topic.name, topic.partitions.length, match.reset)
-      }
-    }
-    for (const s of this.subscriptions) {
-      if (typeof s.pattern !== 'string') continue
-      try {
-        add(s.pattern, (await this.cluster.topic(s.pattern, opts)).partitions.length, s.reset)
-      } catch {
-        // A named topic that vanished keeps its partitions; their fetches report it and back off.
-        for (const state of this.states.values()) {
-          if (state.topic === s.pattern) target.push({ topic: state.topic, partition: state.partition, reset: s.reset })
-        }
-      }
-    }
-    this.syncAssignment(target)
-    this.lastResolved = Date.now()
   }
 
   async run(options: RunOptions): Promise<void> {
@@ -281,7 +213,8 @@ export class Consumer {
     }
     if (typeof (eachMessage ?? eachBatch) !== 'function')
       throw new InvalidArgumentError('the handler must be a function')
-    if (this.mode === undefined) throw new InvalidArgumentError('subscribe to topics or assign partitions before run')
+    if (this.assigned.mode === undefined)
+      throw new InvalidArgumentError('subscribe to topics or assign partitions before run')
     const concurrency = integer(options.partitionsConsumedConcurrently ?? 1, 'partitionsConsumedConcurrently', 1, 1000)
     const controller = new AbortController()
     const signal = controller.signal
@@ -308,13 +241,13 @@ export class Consumer {
       settings: this.settings,
       retry: this.retry,
       instrumentation: this.instrumentation,
-      partitions: () => this.states.values(),
+      partitions: () => this.assigned.states.values(),
       onFetched: (state) => runner.enqueue(state),
       onFatal: fatal,
       onTick: async (tickSignal) => {
-        if (Date.now() - this.lastResolved >= this.context.metadataMaxAge) {
-          await this.resolveSubscriptions(tickSignal).catch(() => {
-            this.lastResolved = Date.now() // try again next period; current partitions keep being read
+        if (Date.now() - this.assigned.lastResolved >= this.context.metadataMaxAge) {
+          await this.assigned.resolve(tickSignal).catch(() => {
+            this.assigned.lastResolved = Date.now() // try again next period; current partitions keep being read
           })
         }
       },
@@ -322,7 +255,7 @@ export class Consumer {
     })
     const done = Promise.all([fetcher.run(), runner.run()]).then(() => {
       // Fetched but unhandled data is dropped; positions stay, so a new run continues from them.
-      for (const state of this.states.values()) state.buffered = undefined
+      for (const state of this.assigned.states.values()) state.buffered = undefined
       if (this.running?.controller === controller) this.running = undefined
     })
     this.running = { controller, fetcher, done }
@@ -348,7 +281,7 @@ export class Consumer {
   /** Moves a partition's position: the next record delivered is at `offset` (-2: earliest, -1: latest). */
   seek({ topic, partition, offset }: TopicPartitionOffset & { offset: string | number | bigint }): void {
     this.assertOpen()
-    const state = this.states.get(partitionKey(topic, partition))
+    const state = this.assigned.get(topic, partition)
     if (state === undefined) {
       throw new InvalidArgumentError(
         `${topic}-${partition} is not assigned to this consumer (subscribe or assign it first)`,
@@ -365,28 +298,28 @@ export class Consumer {
   }
 
   pause(topics: TopicPartitions[]): void {
-    for (const state of this.matching(topics, 'pause')) state.paused = true
+    for (const state of this.assigned.matching(topics, 'pause')) state.paused = true
     this.running?.fetcher.wake()
   }
 
   resume(topics: TopicPartitions[]): void {
-    for (const state of this.matching(topics, 'resume')) state.paused = false
+    for (const state of this.assigned.matching(topics, 'resume')) state.paused = false
     this.running?.fetcher.wake()
   }
 
   /** Paused partitions, by topic. */
   paused(): Array<{ topic: string; partitions: number[] }> {
-    return groupByTopic([...this.states.values()].filter((s) => s.paused))
+    return this.assigned.byTopic((s) => s.paused)
   }
 
   /** Assigned partitions, by topic. */
   assignment(): Array<{ topic: string; partitions: number[] }> {
-    return groupByTopic([...this.states.values()])
+    return this.assigned.byTopic()
   }
 
   /** The next offset to be delivered per assigned partition (undefined until known). */
   positions(): Array<{ topic: string; partition: number; offset: string | undefined }> {
-    return [...this.states.values()].map((s) => ({
+    return [...this.assigned.states.values()].map((s) => ({
       topic: s.topic,
       partition: s.partition,
       offset: s.position === undefined ? undefined : String(s.position),
@@ -401,32 +334,9 @@ export class Consumer {
     return Object.fromEntries(CONSUMER_EVENTS.map((e) => [e.slice('consumer.'.length).toUpperCase(), e]))
   }
 
-  private matching(topics: TopicPartitions[], verb: string): PartitionState[] {
-    if (!Array.isArray(topics)) throw new InvalidArgumentError(`${verb} takes an array of { topic, partitions? }`)
-    const out: PartitionState[] = []
-    for (const t of topics) {
-      if (typeof t?.topic !== 'string') throw new InvalidArgumentError(`${verb}: ${JSON.stringify(t)} names no topic`)
-      for (const state of this.states.values()) {
-        if (state.topic === t.topic && (t.partitions === undefined || t.partitions.includes(state.partition)))
-          out.push(state)
-      }
-    }
-    return out
-  }
-
   private assertOpen(): void {
     if (this.closed) throw new ClientClosedError('the consumer is disconnected; create a new one')
   }
-}
-
-function groupByTopic(states: PartitionState[]): Array<{ topic: string; partitions: number[] }> {
-  const byTopic = new Map<string, number[]>()
-  for (const s of states) {
-    const list = byTopic.get(s.topic)
-    if (list === undefined) byTopic.set(s.topic, [s.partition])
-    else list.push(s.partition)
-  }
-  return [...byTopic].map(([topic, partitions]) => ({ topic, partitions: partitions.sort((a, b) => a - b) }))
 }
 
 /** An offset as KafkaJS passes it (a string), or a number or bigint: an integer ≥ -2, safe as a number. */
