@@ -53,6 +53,7 @@ export interface SubscribeOptions {
   topic?: string | RegExp
   /** Start from the oldest record instead of the next one to arrive. Default false. */
   fromBeginning?: boolean
+  signal?: AbortSignal
 }
 
 export interface RunOptions {
@@ -173,10 +174,11 @@ export class Consumer {
     const added = patterns.map((pattern) => ({ pattern, reset }) as Subscription)
     // Named topics must exist now: a typo is reported here, not as a consumer that never reads.
     const retrier = createRetrier(this.retry)
+    const opts = options.signal === undefined ? {} : { signal: options.signal }
     for (const s of added)
-      if (typeof s.pattern === 'string') await retrier(() => this.cluster.topic(s.pattern as string))
+      if (typeof s.pattern === 'string') await retrier(() => this.cluster.topic(s.pattern as string, opts), opts)
     this.assigned.subscribe(added)
-    await this.assigned.resolve()
+    await this.assigned.resolve(options.signal)
   }
 
   /** Reads exactly these partitions (replacing any earlier assignment), each from its offset or reset policy. */
