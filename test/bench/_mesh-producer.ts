@@ -11,6 +11,7 @@
  * Phases run in the order given; the raw stream goes from this process to the first peer.
  */
 import '@tributary/mesh/polyfills'
+import { type Message, Tributary } from '@tributary/client'
 import { createMeshNode } from '@tributary/mesh/node'
 import { TopicAlreadyExistsError } from '@tributary/wire'
 import { failoverPhase, waitAgreed } from './_mesh-failover.ts'
@@ -110,6 +111,33 @@ async function rawRun(ctx: PhaseContext): Promise<MeshProducerOutput['raw'][numb
   return { ...result, cpu: cpu(), bytesWithWarmup: result.bytes + RAW_WARMUP_BYTES }
 }
 
+/**
+ * The latency phase through the SDK's Producer, as an application would send: idempotent,
+ * acks=all, lingerMs 0, so records that arrive while a partition's batch is in flight ride
+ * together in the next one (one batch in flight per partition). Each send of
+ * `latencyBatchRecords` records is timed from its scheduled moment to its acknowledgement.
+ */
+async function sdkLatency(ctx: PhaseContext, args: Args): Promise<NonNullable<MeshProducerOutput['latency']>> {
+  const mesh = await Tributary.connect({ bootstrap: args.peers })
+  try {
+    const producer = mesh.producer()
+    await producer.connect()
+    const pool = new Uint8Array(KEY_BYTES + VALUE_BYTES).fill(0x61)
+    const messages = Array.from({ length: args.partitions }, (_, partition): Message[] =>
+      Array.from({ length: args.latencyBatchRecords }, () => ({
+        key: pool.subarray(0, KEY_BYTES),
+        value: pool.subarray(KEY_BYTES),
+        partition,
+      })),
+    )
+    const send = (partition: number): Promise<unknown> =>
+      producer.send({ topic: ctx.topic, acks: -1, messages: messages[partition]! })
+    return await latencyPhase({ ...ctx, send, sender: 'SDK Producer (idempotent, acks=all, lingerMs 0)' })
+  } finally {
+    await mesh.disconnect()
+  }
+}
+
 async function main(): Promise<void> {
   setProgressName('mesh bench producer')
   const args = parseArgs(process.argv.slice(2))
@@ -155,10 +183,13 @@ async function main(): Promise<void> {
       retried: {},
     }
     for (const phase of args.phases) {
+      if (phase === 'latency') {
+        output.latency = await sdkLatency(acksAll, args)
+        continue
+      }
       if (phase === 'raw') output.raw.push(await rawRun(ctx))
       else if (phase === 'acks-all') output.acksAll = await producePhase(acksAll)
       else if (phase === 'acks-1') output.acks1 = await producePhase(acks1)
-      else if (phase === 'latency') output.latency = await latencyPhase(acksAll)
       else {
         output.retried = Object.fromEntries(router.retried)
         output.failover = await failoverPhase(router, args.partitions, args.rounds)

@@ -184,7 +184,7 @@ export function report(output: MeshProducerOutput, complete: boolean, names: Map
           `acks=all, send → ack at ${fmt(latency.recordsPerS)} records/s; CPU per produce: ` +
           `producer ${perProduce(latency.cpu.producer)} + peers ${perProduce(latency.cpu.peer)} ms`,
       },
-      { metric: 'latency p90', value: round2(latency.p90), unit: 'ms' },
+      { metric: 'latency p90', value: round2(latency.p90), unit: 'ms', reference: `sent by the ${latency.sender}` },
       {
         metric: 'latency p99',
         value: round2(latency.p99),
@@ -210,6 +210,7 @@ export function report(output: MeshProducerOutput, complete: boolean, names: Map
       latency_scheduled_max_ms: round2(latency.scheduledMax),
       latency_max_send_lag_ms: round2(latency.maxSendLagMs),
       latency_records_per_s: Math.round(latency.recordsPerS),
+      latency_sender: latency.sender,
       latency_producer_cpu_ms_per_produce: round2((1000 * latency.cpu.producer) / latency.batches),
       ...(latency.cpu.peer === undefined
         ? {}

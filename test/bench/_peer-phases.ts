@@ -57,6 +57,8 @@ export interface PhaseContext {
   send?: Send
   /** The acks `send` uses (progress lines only). */
   acks?: Acks
+  /** What `send` goes through, for the report; default the Broker with pre-encoded batches. */
+  sender?: string
 }
 
 /** Produces `records` (one encoded batch) to `partition` of the context's topic. */
@@ -127,6 +129,8 @@ export interface LatencyResult {
   /** How far behind its deadline a send went out, at most. */
   maxSendLagMs: number
   cpu: CpuSeconds
+  /** What sent: the Broker with pre-encoded batches, or the SDK Producer. */
+  sender: string
 }
 
 let progressName = 'peer bench producer'
@@ -409,7 +413,7 @@ export async function latencyPhase(ctx: PhaseContext): Promise<LatencyResult> {
   const ring = encodeRing(batchRecords)
   const total = Math.round((ctx.seconds * 1000) / intervalMs)
   const what = `${batchRecords} records every ${intervalMs} ms (${fmt(LATENCY_RECORDS_PER_S)} records/s), acks=${acksName(ctx)}`
-  progress(`latency: 1 s warm-up, then ${fmt(total)} produces of ${what}`)
+  progress(`latency: 1 s warm-up, then ${fmt(total)} produces of ${what} via ${ctx.sender ?? 'the Broker'}`)
   await schedule(ctx, ring, Math.round(WARMUP_MS / intervalMs), intervalMs)
   const cpu = cpuMeter(ctx)
   const run = await schedule(ctx, ring, total, intervalMs)
@@ -431,6 +435,7 @@ export async function latencyPhase(ctx: PhaseContext): Promise<LatencyResult> {
     scheduledMax: scheduled.at(-1) ?? Number.NaN,
     maxSendLagMs: run.maxLag,
     cpu: cpu(),
+    sender: ctx.sender ?? 'Broker, one pre-encoded batch per send',
   }
   progress(`latency: p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, max ${result.max.toFixed(2)} ms`)
   return result
