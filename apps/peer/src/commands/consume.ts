@@ -11,6 +11,8 @@ import { formatJson, formatText, type TextStyle } from './message-format.js'
 import * as parse from './parse.js'
 import { type PeerOptions, peerOptions, withMesh } from './run-command.js'
 
+const FETCH_MAX_WAIT_MS = 500
+
 interface ConsumeOptions extends PeerOptions {
   fromBeginning?: boolean
   partition?: number
@@ -80,7 +82,11 @@ async function consume(topic: string, opts: ConsumeOptions): Promise<void> {
   await withMesh(opts, async ({ mesh, output, signal }) => {
     await checkTopic(mesh.admin(), topic, opts.partition, signal)
     const fromStart = opts.fromBeginning === true || opts.offset === 'earliest'
-    const consumer = mesh.consumer(fromStart ? { autoOffsetReset: 'earliest' } : {})
+    // Kafka's console consumer waits at most fetch.max.wait.ms = 500 on the leader (the SDK's default is KafkaJS's 5 s).
+    const consumer = mesh.consumer({
+      maxWaitTimeInMs: FETCH_MAX_WAIT_MS,
+      ...(fromStart ? { autoOffsetReset: 'earliest' as const } : {}),
+    })
     let printed = 0
     let failure: unknown
     const finished = Promise.withResolvers<void>()
