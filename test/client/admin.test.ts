@@ -84,6 +84,17 @@ describe('client > admin', () => {
     }
     const p1 = events!.partitions[1]!
     expect([p1.highWatermark, p1.logEndOffset]).toEqual([String(end), String(end)])
+    // The leader reports both followers; acks=all means a majority holds the records, and every
+    // follower catches up by its next fetch.
+    const followers = peerIds.filter((id) => id !== p1.leader)
+    await waitFor(async () => {
+      const [again] = await admin.describeTopics({ topics: ['events'] })
+      const replicas = again!.partitions[1]!.replicas
+      expect(replicas.map((r) => r.peerId).sort()).toEqual(followers)
+      for (const r of replicas) expect([r.voter, r.logEndOffset, r.lag]).toEqual([true, String(end), '0'])
+      expect(replicas.every((r) => r.caughtUpMsAgo >= 0)).toBe(true)
+      return true
+    }, 'both followers caught up in the leader report')
     await producer.disconnect()
   })
 

@@ -70,6 +70,17 @@ export interface PartitionMetadata {
   logStartOffset: number
   highWatermark: number
   logEndOffset: number
+  /** The other replicas as the leader sees them; filled only by the leader. */
+  replicaStates: ReplicaStateMetadata[]
+}
+
+export interface ReplicaStateMetadata {
+  peerId: string
+  voter: boolean
+  /** Its log end offset at its last fetch in the leader's epoch (-1: none yet). */
+  logEndOffset: number
+  /** Milliseconds since it last caught up with the leader's log end (-1: not in this epoch). */
+  caughtUpMsAgo: number
 }
 
 export interface TopicMetadata {
@@ -240,6 +251,12 @@ export class Broker {
           logStartOffset: toNumber(p.logStartOffset),
           highWatermark: toNumber(p.highWatermark),
           logEndOffset: toNumber(p.logEndOffset),
+          replicaStates: p.replicaStates.map((r) => ({
+            peerId: r.peerId,
+            voter: r.voter,
+            logEndOffset: toNumber(r.logEndOffset),
+            caughtUpMsAgo: toNumber(r.caughtUpMsAgo),
+          })),
         })),
       })),
     }

@@ -66,7 +66,7 @@ export {
   type DescribeConfigResponse,
   type DescribedConfigEntry,
 } from './admin/configs.js'
-export type { DescribedPartition, DescribedTopic } from './admin/describe.js'
+export type { DescribedPartition, DescribedReplica, DescribedTopic } from './admin/describe.js'
 export type { ConfigEntry, ITopicConfig } from './admin/validate.js'
 /** The one class that speaks the wire to a peer (KafkaJS's broker role); the APIs above are built on it. */
 export {
@@ -77,6 +77,7 @@ export {
   type FetchPartitionResult,
   type PartitionMetadata,
   type ProduceResult,
+  type ReplicaStateMetadata,
   type TopicMetadata,
   type TopicResult,
 } from './broker.js'

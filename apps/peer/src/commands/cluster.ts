@@ -1,9 +1,9 @@
 /**
  * `tributary cluster`: the peers of the mesh as the answering peer sees them (id, addresses,
- * role, storage, status) and every partition's leader, epoch, voters and in-sync voters. What
- * replication still owes is shown per partition as the voters out of sync and `Uncommitted`, the
- * records the leader holds beyond the high watermark (not yet on a majority): the SDK reports
- * the leader's log positions, not each follower's.
+ * role, storage, status) and every partition's leader, epoch, voters, in-sync voters and
+ * observers, with each follower's lag (records behind the leader's log end, as the leader saw
+ * at the follower's last fetch) and `Uncommitted`, the records the leader holds beyond the high
+ * watermark (not yet on a majority).
  */
 import type { Command } from 'commander'
 import { jsonReplacer, table } from './output.js'
@@ -25,7 +25,9 @@ export function registerCluster(program: Command): void {
   peerOptions(
     program
       .command('cluster')
-      .description('peers (id, addresses, role, storage, status) and partitions (leader, epoch, voters, in-sync)')
+      .description(
+        'peers (id, addresses, role, storage, status) and partitions (leader, epoch, voters, in-sync, follower lag)',
+      )
       .option('--format <format>', 'text or json', parse.format, 'text'),
   ).action((opts: ClusterOptions) =>
     withMesh(opts, async ({ mesh, output, signal }) => {
@@ -39,6 +41,7 @@ export function registerCluster(program: Command): void {
             topic: t.name,
             ...p,
             outOfSync: p.voters.filter((v) => !p.inSyncVoters.includes(v)),
+            followerLag: p.replicas.map((r) => ({ peerId: r.peerId, voter: r.voter, lag: r.lag })),
             uncommitted: minus(p.logEndOffset, p.highWatermark),
           })),
       )
@@ -63,6 +66,9 @@ export function registerCluster(program: Command): void {
         p.voters.map(shortId).join(',') || '-',
         p.inSyncVoters.map(shortId).join(',') || '-',
         p.outOfSync.map(shortId).join(',') || '-',
+        p.followerLag
+          .map((f) => `${shortId(f.peerId)}${f.voter ? '' : '(obs)'}:${f.lag === '-1' ? '?' : f.lag}`)
+          .join(',') || '-',
         p.highWatermark,
         p.logEndOffset,
         p.uncommitted,
@@ -73,7 +79,18 @@ export function registerCluster(program: Command): void {
         '',
         `Partitions (${partitions.length}):`,
         table(
-          ['Partition', 'Leader', 'Epoch', 'Voters', 'InSync', 'OutOfSync', 'HW', 'LogEnd', 'Uncommitted'],
+          [
+            'Partition',
+            'Leader',
+            'Epoch',
+            'Voters',
+            'InSync',
+            'OutOfSync',
+            'FollowerLag',
+            'HW',
+            'LogEnd',
+            'Uncommitted',
+          ],
           partitionRows,
         ),
       ]

@@ -3,7 +3,7 @@
  * per leader) and the leaders' own log positions (a metadata request to each leader, which fills
  * them in for the partitions it leads).
  */
-import type { TopicMetadata } from '../broker.js'
+import type { PartitionMetadata, TopicMetadata } from '../broker.js'
 import type { Cluster } from '../cluster/cluster.js'
 
 export interface DescribedPartition {
@@ -18,6 +18,19 @@ export interface DescribedPartition {
   logStartOffset: string
   highWatermark: string
   logEndOffset: string
+  /** Every replica but the leader, as the leader sees it: empty when the leader did not answer. */
+  replicas: DescribedReplica[]
+}
+
+export interface DescribedReplica {
+  peerId: string
+  voter: boolean
+  /** Its log end offset at its last fetch ('-1': none yet in this epoch). */
+  logEndOffset: string
+  /** Records it is behind the leader's log end ('-1' when unknown). */
+  lag: string
+  /** Milliseconds since it was last caught up (-1: not in this leader's epoch). */
+  caughtUpMsAgo: number
 }
 
 export interface DescribedTopic {
@@ -86,7 +99,10 @@ export async function describeTopics(
     }
   }
   // partition key → the offsets its leader reported
-  const positions = new Map<string, { logStartOffset: number; highWatermark: number; logEndOffset: number }>()
+  const positions = new Map<
+    string,
+    Pick<PartitionMetadata, 'logStartOffset' | 'highWatermark' | 'logEndOffset' | 'replicaStates'>
+  >()
   await Promise.all(
     [...byLeader].map(async ([leader, names]) => {
       try {
@@ -118,6 +134,13 @@ export async function describeTopics(
         logStartOffset: String(at?.logStartOffset ?? -1),
         highWatermark: String(at?.highWatermark ?? -1),
         logEndOffset: String(at?.logEndOffset ?? -1),
+        replicas: (at?.replicaStates ?? []).map((r) => ({
+          peerId: r.peerId,
+          voter: r.voter,
+          logEndOffset: String(r.logEndOffset),
+          lag: at === undefined || r.logEndOffset < 0 ? '-1' : String(Math.max(0, at.logEndOffset - r.logEndOffset)),
+          caughtUpMsAgo: r.caughtUpMsAgo,
+        })),
       }
     }),
   }))

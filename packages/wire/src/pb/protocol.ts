@@ -2247,6 +2247,30 @@ export namespace MetadataResponse {
     index: number
   }
 
+  export interface MetadataResponseTopicsPartitionsReplicaStatesPeerIdFieldEvent {
+    field: '$.topics[].partitions[].replicaStates[].peerId'
+    value: string
+    index: number
+  }
+
+  export interface MetadataResponseTopicsPartitionsReplicaStatesVoterFieldEvent {
+    field: '$.topics[].partitions[].replicaStates[].voter'
+    value: boolean
+    index: number
+  }
+
+  export interface MetadataResponseTopicsPartitionsReplicaStatesLogEndOffsetFieldEvent {
+    field: '$.topics[].partitions[].replicaStates[].logEndOffset'
+    value: bigint
+    index: number
+  }
+
+  export interface MetadataResponseTopicsPartitionsReplicaStatesCaughtUpMsAgoFieldEvent {
+    field: '$.topics[].partitions[].replicaStates[].caughtUpMsAgo'
+    value: bigint
+    index: number
+  }
+
   export interface MetadataResponsePeerIdFieldEvent {
     field: '$.peerId'
     value: string
@@ -2260,7 +2284,7 @@ export namespace MetadataResponse {
     return decodeMessage(buf, MetadataResponse.codec(), opts)
   }
 
-  export function stream (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<MetadataResponse>): Generator<MetadataResponsePeersPeerIdFieldEvent | MetadataResponsePeersAddressesFieldEvent | MetadataResponsePeersVoterFieldEvent | MetadataResponsePeersStorageFieldEvent | MetadataResponsePeersStatusFieldEvent | MetadataResponsePeersVersionFieldEvent | MetadataResponseTopicsNameFieldEvent | MetadataResponseTopicsTopicIdFieldEvent | MetadataResponseTopicsErrorCodeFieldEvent | MetadataResponseTopicsErrorMessageFieldEvent | MetadataResponseTopicsReplicationFactorFieldEvent | MetadataResponseTopicsConfigsFieldEvent | MetadataResponseTopicsPartitionsPartitionFieldEvent | MetadataResponseTopicsPartitionsLeaderFieldEvent | MetadataResponseTopicsPartitionsLeaderEpochFieldEvent | MetadataResponseTopicsPartitionsReplicasFieldEvent | MetadataResponseTopicsPartitionsInSyncFieldEvent | MetadataResponseTopicsPartitionsObserversFieldEvent | MetadataResponseTopicsPartitionsLogStartOffsetFieldEvent | MetadataResponseTopicsPartitionsHighWatermarkFieldEvent | MetadataResponseTopicsPartitionsLogEndOffsetFieldEvent | MetadataResponsePeerIdFieldEvent> {
+  export function stream (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<MetadataResponse>): Generator<MetadataResponsePeersPeerIdFieldEvent | MetadataResponsePeersAddressesFieldEvent | MetadataResponsePeersVoterFieldEvent | MetadataResponsePeersStorageFieldEvent | MetadataResponsePeersStatusFieldEvent | MetadataResponsePeersVersionFieldEvent | MetadataResponseTopicsNameFieldEvent | MetadataResponseTopicsTopicIdFieldEvent | MetadataResponseTopicsErrorCodeFieldEvent | MetadataResponseTopicsErrorMessageFieldEvent | MetadataResponseTopicsReplicationFactorFieldEvent | MetadataResponseTopicsConfigsFieldEvent | MetadataResponseTopicsPartitionsPartitionFieldEvent | MetadataResponseTopicsPartitionsLeaderFieldEvent | MetadataResponseTopicsPartitionsLeaderEpochFieldEvent | MetadataResponseTopicsPartitionsReplicasFieldEvent | MetadataResponseTopicsPartitionsInSyncFieldEvent | MetadataResponseTopicsPartitionsObserversFieldEvent | MetadataResponseTopicsPartitionsLogStartOffsetFieldEvent | MetadataResponseTopicsPartitionsHighWatermarkFieldEvent | MetadataResponseTopicsPartitionsLogEndOffsetFieldEvent | MetadataResponseTopicsPartitionsReplicaStatesPeerIdFieldEvent | MetadataResponseTopicsPartitionsReplicaStatesVoterFieldEvent | MetadataResponseTopicsPartitionsReplicaStatesLogEndOffsetFieldEvent | MetadataResponseTopicsPartitionsReplicaStatesCaughtUpMsAgoFieldEvent | MetadataResponsePeerIdFieldEvent> {
     return streamMessage(buf, MetadataResponse.codec(), opts)
   }
 }
@@ -2907,6 +2931,30 @@ export namespace TopicInfo {
     index: number
   }
 
+  export interface TopicInfoPartitionsReplicaStatesPeerIdFieldEvent {
+    field: '$.partitions[].replicaStates[].peerId'
+    value: string
+    index: number
+  }
+
+  export interface TopicInfoPartitionsReplicaStatesVoterFieldEvent {
+    field: '$.partitions[].replicaStates[].voter'
+    value: boolean
+    index: number
+  }
+
+  export interface TopicInfoPartitionsReplicaStatesLogEndOffsetFieldEvent {
+    field: '$.partitions[].replicaStates[].logEndOffset'
+    value: bigint
+    index: number
+  }
+
+  export interface TopicInfoPartitionsReplicaStatesCaughtUpMsAgoFieldEvent {
+    field: '$.partitions[].replicaStates[].caughtUpMsAgo'
+    value: bigint
+    index: number
+  }
+
   export function encode (obj: Partial<TopicInfo>): Uint8Array<ArrayBuffer> {
     return encodeMessage(obj, TopicInfo.codec())
   }
@@ -2915,7 +2963,7 @@ export namespace TopicInfo {
     return decodeMessage(buf, TopicInfo.codec(), opts)
   }
 
-  export function stream (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<TopicInfo>): Generator<TopicInfoNameFieldEvent | TopicInfoTopicIdFieldEvent | TopicInfoErrorCodeFieldEvent | TopicInfoErrorMessageFieldEvent | TopicInfoReplicationFactorFieldEvent | TopicInfoConfigsFieldEvent | TopicInfoPartitionsPartitionFieldEvent | TopicInfoPartitionsLeaderFieldEvent | TopicInfoPartitionsLeaderEpochFieldEvent | TopicInfoPartitionsReplicasFieldEvent | TopicInfoPartitionsInSyncFieldEvent | TopicInfoPartitionsObserversFieldEvent | TopicInfoPartitionsLogStartOffsetFieldEvent | TopicInfoPartitionsHighWatermarkFieldEvent | TopicInfoPartitionsLogEndOffsetFieldEvent> {
+  export function stream (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<TopicInfo>): Generator<TopicInfoNameFieldEvent | TopicInfoTopicIdFieldEvent | TopicInfoErrorCodeFieldEvent | TopicInfoErrorMessageFieldEvent | TopicInfoReplicationFactorFieldEvent | TopicInfoConfigsFieldEvent | TopicInfoPartitionsPartitionFieldEvent | TopicInfoPartitionsLeaderFieldEvent | TopicInfoPartitionsLeaderEpochFieldEvent | TopicInfoPartitionsReplicasFieldEvent | TopicInfoPartitionsInSyncFieldEvent | TopicInfoPartitionsObserversFieldEvent | TopicInfoPartitionsLogStartOffsetFieldEvent | TopicInfoPartitionsHighWatermarkFieldEvent | TopicInfoPartitionsLogEndOffsetFieldEvent | TopicInfoPartitionsReplicaStatesPeerIdFieldEvent | TopicInfoPartitionsReplicaStatesVoterFieldEvent | TopicInfoPartitionsReplicaStatesLogEndOffsetFieldEvent | TopicInfoPartitionsReplicaStatesCaughtUpMsAgoFieldEvent> {
     return streamMessage(buf, TopicInfo.codec(), opts)
   }
 }
@@ -2930,6 +2978,7 @@ export interface PartitionInfo {
   logStartOffset: bigint
   highWatermark: bigint
   logEndOffset: bigint
+  replicaStates: ReplicaState[]
 }
 
 export namespace PartitionInfo {
@@ -2993,6 +3042,13 @@ export namespace PartitionInfo {
           w.sint64(obj.logEndOffset)
         }
 
+        if (obj.replicaStates != null && obj.replicaStates.length > 0) {
+          for (const value of obj.replicaStates) {
+            w.uint32(82)
+            ReplicaState.codec().encode(value, w)
+          }
+        }
+
         if (opts.lengthDelimited !== false) {
           w.ldelim()
         }
@@ -3006,7 +3062,8 @@ export namespace PartitionInfo {
           observers: [],
           logStartOffset: 0n,
           highWatermark: 0n,
-          logEndOffset: 0n
+          logEndOffset: 0n,
+          replicaStates: []
         }
 
         const end = length == null ? reader.len : reader.pos + length
@@ -3063,6 +3120,16 @@ export namespace PartitionInfo {
               obj.logEndOffset = reader.sint64()
               break
             }
+            case 10: {
+              if (opts.limits?.replicaStates != null && obj.replicaStates.length === opts.limits.replicaStates) {
+                throw new MaxLengthError('Decode error - repeated field "replicaStates" had too many elements')
+              }
+
+              obj.replicaStates.push(ReplicaState.codec().decode(reader, reader.uint32(), {
+                limits: opts.limits?.replicaStates$
+              }))
+              break
+            }
             default: {
               reader.skipType(tag & 7)
               break
@@ -3075,7 +3142,8 @@ export namespace PartitionInfo {
         const obj = {
           replicas: 0,
           inSync: 0,
-          observers: 0
+          observers: 0,
+          replicaStates: 0
         }
 
         const end = length == null ? reader.len : reader.pos + length
@@ -3171,6 +3239,24 @@ export namespace PartitionInfo {
               }
               break
             }
+            case 10: {
+              if (opts.limits?.replicaStates != null && obj.replicaStates === opts.limits.replicaStates) {
+                throw new MaxLengthError('Streaming decode error - repeated field "replicaStates" had too many elements')
+              }
+
+              for (const evt of ReplicaState.codec().stream(reader, reader.uint32(), `${prefix}.replicaStates[]`, {
+                limits: opts.limits?.replicaStates$
+              })) {
+                yield {
+                  ...evt,
+                  index: obj.replicaStates
+                }
+              }
+
+              obj.replicaStates++
+
+              break
+            }
             default: {
               reader.skipType(tag & 7)
               break
@@ -3231,6 +3317,30 @@ export namespace PartitionInfo {
     value: bigint
   }
 
+  export interface PartitionInfoReplicaStatesPeerIdFieldEvent {
+    field: '$.replicaStates[].peerId'
+    value: string
+    index: number
+  }
+
+  export interface PartitionInfoReplicaStatesVoterFieldEvent {
+    field: '$.replicaStates[].voter'
+    value: boolean
+    index: number
+  }
+
+  export interface PartitionInfoReplicaStatesLogEndOffsetFieldEvent {
+    field: '$.replicaStates[].logEndOffset'
+    value: bigint
+    index: number
+  }
+
+  export interface PartitionInfoReplicaStatesCaughtUpMsAgoFieldEvent {
+    field: '$.replicaStates[].caughtUpMsAgo'
+    value: bigint
+    index: number
+  }
+
   export function encode (obj: Partial<PartitionInfo>): Uint8Array<ArrayBuffer> {
     return encodeMessage(obj, PartitionInfo.codec())
   }
@@ -3239,8 +3349,166 @@ export namespace PartitionInfo {
     return decodeMessage(buf, PartitionInfo.codec(), opts)
   }
 
-  export function stream (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<PartitionInfo>): Generator<PartitionInfoPartitionFieldEvent | PartitionInfoLeaderFieldEvent | PartitionInfoLeaderEpochFieldEvent | PartitionInfoReplicasFieldEvent | PartitionInfoInSyncFieldEvent | PartitionInfoObserversFieldEvent | PartitionInfoLogStartOffsetFieldEvent | PartitionInfoHighWatermarkFieldEvent | PartitionInfoLogEndOffsetFieldEvent> {
+  export function stream (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<PartitionInfo>): Generator<PartitionInfoPartitionFieldEvent | PartitionInfoLeaderFieldEvent | PartitionInfoLeaderEpochFieldEvent | PartitionInfoReplicasFieldEvent | PartitionInfoInSyncFieldEvent | PartitionInfoObserversFieldEvent | PartitionInfoLogStartOffsetFieldEvent | PartitionInfoHighWatermarkFieldEvent | PartitionInfoLogEndOffsetFieldEvent | PartitionInfoReplicaStatesPeerIdFieldEvent | PartitionInfoReplicaStatesVoterFieldEvent | PartitionInfoReplicaStatesLogEndOffsetFieldEvent | PartitionInfoReplicaStatesCaughtUpMsAgoFieldEvent> {
     return streamMessage(buf, PartitionInfo.codec(), opts)
+  }
+}
+
+export interface ReplicaState {
+  peerId: string
+  voter: boolean
+  logEndOffset: bigint
+  caughtUpMsAgo: bigint
+}
+
+export namespace ReplicaState {
+  let _codec: Codec<ReplicaState>
+
+  export const codec = (): Codec<ReplicaState> => {
+    if (_codec == null) {
+      _codec = message<ReplicaState>((obj, w, opts = {}) => {
+        if (opts.lengthDelimited !== false) {
+          w.fork()
+        }
+
+        if ((obj.peerId != null && obj.peerId !== '')) {
+          w.uint32(10)
+          w.string(obj.peerId)
+        }
+
+        if ((obj.voter != null && obj.voter !== false)) {
+          w.uint32(16)
+          w.bool(obj.voter)
+        }
+
+        if ((obj.logEndOffset != null && obj.logEndOffset !== 0n)) {
+          w.uint32(24)
+          w.sint64(obj.logEndOffset)
+        }
+
+        if ((obj.caughtUpMsAgo != null && obj.caughtUpMsAgo !== 0n)) {
+          w.uint32(32)
+          w.sint64(obj.caughtUpMsAgo)
+        }
+
+        if (opts.lengthDelimited !== false) {
+          w.ldelim()
+        }
+      }, (reader, length, opts = {}) => {
+        const obj: any = {
+          peerId: '',
+          voter: false,
+          logEndOffset: 0n,
+          caughtUpMsAgo: 0n
+        }
+
+        const end = length == null ? reader.len : reader.pos + length
+
+        while (reader.pos < end) {
+          const tag = reader.uint32()
+
+          switch (tag >>> 3) {
+            case 1: {
+              obj.peerId = reader.string()
+              break
+            }
+            case 2: {
+              obj.voter = reader.bool()
+              break
+            }
+            case 3: {
+              obj.logEndOffset = reader.sint64()
+              break
+            }
+            case 4: {
+              obj.caughtUpMsAgo = reader.sint64()
+              break
+            }
+            default: {
+              reader.skipType(tag & 7)
+              break
+            }
+          }
+        }
+
+        return obj
+      }, function * (reader, length, prefix, opts = {}) {
+        const end = length == null ? reader.len : reader.pos + length
+
+        while (reader.pos < end) {
+          const tag = reader.uint32()
+
+          switch (tag >>> 3) {
+            case 1: {
+              yield {
+                field: `${prefix}.peerId`,
+                value: reader.string()
+              }
+              break
+            }
+            case 2: {
+              yield {
+                field: `${prefix}.voter`,
+                value: reader.bool()
+              }
+              break
+            }
+            case 3: {
+              yield {
+                field: `${prefix}.logEndOffset`,
+                value: reader.sint64()
+              }
+              break
+            }
+            case 4: {
+              yield {
+                field: `${prefix}.caughtUpMsAgo`,
+                value: reader.sint64()
+              }
+              break
+            }
+            default: {
+              reader.skipType(tag & 7)
+              break
+            }
+          }
+        }
+      })
+    }
+
+    return _codec
+  }
+
+  export interface ReplicaStatePeerIdFieldEvent {
+    field: '$.peerId'
+    value: string
+  }
+
+  export interface ReplicaStateVoterFieldEvent {
+    field: '$.voter'
+    value: boolean
+  }
+
+  export interface ReplicaStateLogEndOffsetFieldEvent {
+    field: '$.logEndOffset'
+    value: bigint
+  }
+
+  export interface ReplicaStateCaughtUpMsAgoFieldEvent {
+    field: '$.caughtUpMsAgo'
+    value: bigint
+  }
+
+  export function encode (obj: Partial<ReplicaState>): Uint8Array<ArrayBuffer> {
+    return encodeMessage(obj, ReplicaState.codec())
+  }
+
+  export function decode (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<ReplicaState>): ReplicaState {
+    return decodeMessage(buf, ReplicaState.codec(), opts)
+  }
+
+  export function stream (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<ReplicaState>): Generator<ReplicaStatePeerIdFieldEvent | ReplicaStateVoterFieldEvent | ReplicaStateLogEndOffsetFieldEvent | ReplicaStateCaughtUpMsAgoFieldEvent> {
+    return streamMessage(buf, ReplicaState.codec(), opts)
   }
 }
 
