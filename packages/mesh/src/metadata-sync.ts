@@ -1,4 +1,4 @@
-import type { Libp2p, PeerId } from '@libp2p/interface'
+import type { IdentifyResult, Libp2p, PeerId } from '@libp2p/interface'
 import { PROTOCOLS, TOPICS } from './constants.js'
 import type { Logger } from './logger.js'
 import { decodeEntry, decodeSnapshot, encodeEntry, encodeSnapshot, type MetadataStore } from './metadata/index.js'
@@ -38,11 +38,22 @@ export interface MetadataSyncInit {
 }
 
 /**
+ * Whether an identified remote is a mesh peer (it runs gossipsub) rather than a light client
+ * of the SDK, which hosts nothing, gossips nothing and has no metadata to exchange. Its
+ * meta-sync handler may not be registered yet when identify runs, so gossip's protocol decides.
+ */
+function isMeshPeer(protocols: readonly string[]): boolean {
+  return protocols.some((p) => p === PROTOCOLS.metaSync || p.startsWith('/meshsub/'))
+}
+
+/**
  * Spreads the metadata store over the mesh, three ways: every local change is published on a
- * gossipsub topic; every new connection starts a full-state exchange over
- * `/tributary/meta-sync` (each side sends its snapshot and merges the other's), so a late
- * joiner converges at once; and a periodic exchange with one random peer repairs anything
- * gossip lost. The store is last-writer-wins, so order and repetition never matter.
+ * gossipsub topic; every newly identified connection to a mesh peer starts a full-state
+ * exchange over `/tributary/meta-sync` (each side sends its snapshot and merges the other's),
+ * so a late joiner converges at once; and a periodic exchange with one random mesh peer
+ * repairs anything gossip lost. The store is last-writer-wins, so order and repetition never
+ * matter. SDK clients connect too but are left alone, and a peer's RPC client is dropped when
+ * it disconnects, so many short-lived clients cost nothing lasting.
  */
 export class MetadataSync {
   private readonly self: string
@@ -52,6 +63,8 @@ export class MetadataSync {
   private saveTimer: ReturnType<typeof setTimeout> | undefined
   private saving: Promise<void> = Promise.resolve()
   private readonly clients = new Map<string, RpcClient>()
+  /** Connected peers identified as mesh peers: the candidates for anti-entropy. */
+  private readonly meshPeers = new Map<string, PeerId>()
   private readonly lifetime = new AbortController()
 
   constructor(private readonly init: MetadataSyncInit) {
@@ -92,15 +105,42 @@ export class MetadataSync {
       }
       this.scheduleSave()
     })
-    node.addEventListener('peer:connect', this.onConnect)
+    node.addEventListener('peer:identify', this.onIdentify)
+    node.addEventListener('peer:disconnect', this.onDisconnect)
     const every = this.init.antiEntropyIntervalMs ?? 30_000
     this.timer = setInterval(() => {
-      const peers = node.getPeers()
+      const peers = [...this.meshPeers.values()]
       const peer = peers[Math.floor(Math.random() * peers.length)]
       if (peer !== undefined) void this.exchange(peer, 1)
     }, every)
     this.timer.unref?.()
-    for (const peer of node.getPeers()) void this.exchange(peer, EXCHANGE_ATTEMPTS)
+    for (const peer of node.getPeers()) {
+      node.peerStore
+        .get(peer, { signal: this.lifetime.signal })
+        .then((known) => {
+          if (isMeshPeer(known.protocols) && node.getConnections(peer).length > 0) this.meet(peer)
+        })
+        .catch(() => {
+          // not identified yet: its identify event will come
+        })
+    }
+  }
+
+  /** Connected peers this sync exchanges with (for tests and diagnostics). */
+  get meshPeerCount(): number {
+    return this.meshPeers.size
+  }
+
+  /** RPC clients held open (one per connected mesh peer at most). */
+  get clientCount(): number {
+    return this.clients.size
+  }
+
+  private meet(peer: PeerId): void {
+    const id = peer.toString()
+    if (this.meshPeers.has(id)) return
+    this.meshPeers.set(id, peer)
+    void this.exchange(peer, EXCHANGE_ATTEMPTS)
   }
 
   private readonly onGossip = (evt: CustomEvent<{ topic: string; data: Uint8Array }>): void => {
@@ -112,8 +152,15 @@ export class MetadataSync {
     }
   }
 
-  private readonly onConnect = (evt: CustomEvent<PeerId>): void => {
-    void this.exchange(evt.detail, EXCHANGE_ATTEMPTS)
+  private readonly onIdentify = (evt: CustomEvent<IdentifyResult>): void => {
+    if (isMeshPeer(evt.detail.protocols)) this.meet(evt.detail.peerId)
+  }
+
+  private readonly onDisconnect = (evt: CustomEvent<PeerId>): void => {
+    const id = evt.detail.toString()
+    this.meshPeers.delete(id)
+    this.clients.get(id)?.close()
+    this.clients.delete(id)
   }
 
   /** Sends our snapshot to `peer` and merges its answer; retried while its handler may not be up yet. */
@@ -130,7 +177,12 @@ export class MetadataSync {
       })
       this.clients.set(id, client)
     }
-    for (let attempt = 0; attempt < attempts && !this.lifetime.signal.aborted; attempt++) {
+    // Ends early when the peer disconnects (its client is dropped): a reconnection starts anew.
+    for (
+      let attempt = 0;
+      attempt < attempts && !this.lifetime.signal.aborted && this.clients.get(id) === client;
+      attempt++
+    ) {
       try {
         const answer = await client.request(encodeSnapshot(store.snapshot()), { signal: this.lifetime.signal })
         const merged = store.mergeSnapshot(decodeSnapshot(answer))
@@ -163,7 +215,9 @@ export class MetadataSync {
   async stop(): Promise<void> {
     this.lifetime.abort()
     clearInterval(this.timer)
-    this.init.node.removeEventListener('peer:connect', this.onConnect)
+    this.init.node.removeEventListener('peer:identify', this.onIdentify)
+    this.init.node.removeEventListener('peer:disconnect', this.onDisconnect)
+    this.meshPeers.clear()
     this.init.node.services.pubsub.removeEventListener('message', this.onGossip)
     try {
       this.init.node.services.pubsub.unsubscribe(TOPICS.metadata)
