@@ -29,7 +29,11 @@ import { type EachBatchPayload, type EachMessagePayload, Runner } from './runner
 export interface ConsumerOptions {
   /** Consumer groups are not available yet: leave unset to read whole topics or assigned partitions. */
   groupId?: undefined
-  /** Longest a fetch waits on the leader for `minBytes`. Default 5,000. */
+  /**
+   * Longest a fetch waits on the leader for `minBytes`. Default 500 (Kafka's fetch.max.wait.ms;
+   * KafkaJS waits 5,000): it also bounds how long a partition that became ready while every fetch
+   * slot to its leader was a long poll (after a seek or resume, say) waits for a slot.
+   */
   maxWaitTimeInMs?: number
   /** Bytes a fetch waits for before answering. Default 1. */
   minBytes?: number
@@ -42,7 +46,11 @@ export interface ConsumerOptions {
    * stops with OffsetOutOfRangeError). Default: what the subscription's fromBeginning chose.
    */
   autoOffsetReset?: ResetPolicy
-  /** Long polls in flight per leader (1 to 4). Default 2. */
+  /**
+   * Fetches in flight per leader (1 to 4). Default 2. The last free one is kept for partitions with
+   * data while any may need it, so a long poll never holds them up; with 1 (Kafka's one fetch per
+   * broker), a partition processed while the long poll waits is fetched when it returns.
+   */
   maxInFlightFetchesPerPeer?: number
   /** Backoff for failed fetches, and how often a throwing handler is retried before the consumer stops. */
   retry?: RetryOptions
@@ -92,7 +100,7 @@ interface Running {
 }
 
 const DEFAULTS = {
-  maxWaitTimeInMs: 5000,
+  maxWaitTimeInMs: 500,
   minBytes: 1,
   maxBytes: 10 * 1024 * 1024,
   maxBytesPerPartition: 1024 * 1024,

@@ -33,6 +33,8 @@ export class PartitionState {
   /** Consecutive times the handler threw on this partition's data, for backoff and giving up. */
   handlerFailures = 0
   highWatermark = -1
+  /** The leader this partition was last fetched from (which peer's fetch slots it competes for). */
+  leader: string | undefined
   removed = false
 
   constructor(
@@ -59,6 +61,22 @@ export class PartitionState {
       this.position !== undefined &&
       now >= this.backoffUntil
     )
+  }
+
+  /**
+   * Known to have records to fetch: its position is below the high watermark of the last answer,
+   * so a fetch that includes it is answered at once rather than long-polling.
+   */
+  get hasData(): boolean {
+    return this.position !== undefined && this.position < this.highWatermark
+  }
+
+  /**
+   * Will want a fetch with data soon, and is not in one: its data is being handled (after which it
+   * may have more), or it has data but waits out a backoff or a pause.
+   */
+  get pendingData(): boolean {
+    return !this.removed && !this.fetching && (this.buffered !== undefined || this.processing || this.hasData)
   }
 
   /** Needs its position looked up. */
