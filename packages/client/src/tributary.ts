@@ -33,6 +33,16 @@ export interface TributaryConfig {
   signal?: AbortSignal
 }
 
+/**
+ * Testing only, not a user feature (not exported from the package index): `connect`'s second
+ * argument lets a fault-injection test stand between the SDK and its light node — for example to
+ * lose chosen answers the way a cut connection would — while everything above the node (retries,
+ * metadata, idempotence) runs unchanged. `disconnect()` still stops the real node.
+ */
+export interface ConnectInternals {
+  wrapNode?: (node: ClientNode) => ClientNode
+}
+
 /** What `fromPeer` needs of a running peer (a Peer from @tributary/mesh is one). */
 export type PeerLike = HandlerContext & { readonly node: ClientNode }
 
@@ -63,7 +73,7 @@ export class Tributary {
   ) {}
 
   /** Connects to the mesh through the bootstrap peers; rejects with NoPeerAvailableError if none answers in time. */
-  static async connect(config: TributaryConfig): Promise<Tributary> {
+  static async connect(config: TributaryConfig, internals: ConnectInternals = {}): Promise<Tributary> {
     if (typeof config !== 'object' || config === null)
       throw new InvalidArgumentError('connect takes { bootstrap: [...] }')
     const bootstrap = parseBootstrap(config.bootstrap)
@@ -72,17 +82,19 @@ export class Tributary {
     const metadataMaxAge = positive(config.metadataMaxAge ?? DEFAULT_METADATA_MAX_AGE_MS, 'metadataMaxAge')
     if (config.retry !== undefined) resolveRetryOptions(config.retry)
     config.signal?.throwIfAborted()
-    const node = await createLightNode(config.node)
-    const cluster = new Cluster({ node, bootstrap, requestTimeoutMs: requestTimeout, metadataMaxAge })
+    const light = await createLightNode(config.node)
+    let cluster: Cluster | undefined
     try {
+      const node = internals.wrapNode === undefined ? light : internals.wrapNode(light)
+      cluster = new Cluster({ node, bootstrap, requestTimeoutMs: requestTimeout, metadataMaxAge })
       await reachMesh(cluster, connectionTimeout, config.signal)
     } catch (err) {
-      cluster.close()
-      await Promise.resolve(node.stop()).catch(() => {})
+      cluster?.close()
+      await Promise.resolve(light.stop()).catch(() => {})
       throw err
     }
     return new Tributary(cluster, metadataMaxAge, config.retry, async () => {
-      await node.stop()
+      await light.stop()
     })
   }
 
