@@ -11,6 +11,7 @@ export interface PartitionState {
   observers: string[]
   highWatermark: number
   logEndOffset: number
+  votersOffset?: number
 }
 
 export namespace PartitionState {
@@ -67,6 +68,11 @@ export namespace PartitionState {
         if ((obj.logEndOffset != null && obj.logEndOffset !== 0)) {
           w.uint32(64)
           w.uint64Number(obj.logEndOffset)
+        }
+
+        if (obj.votersOffset != null) {
+          w.uint32(72)
+          w.sint64Number(obj.votersOffset)
         }
 
         if (opts.lengthDelimited !== false) {
@@ -132,6 +138,10 @@ export namespace PartitionState {
             }
             case 8: {
               obj.logEndOffset = reader.uint64Number()
+              break
+            }
+            case 9: {
+              obj.votersOffset = reader.sint64Number()
               break
             }
             default: {
@@ -235,6 +245,13 @@ export namespace PartitionState {
               }
               break
             }
+            case 9: {
+              yield {
+                field: `${prefix}.votersOffset`,
+                value: reader.sint64Number()
+              }
+              break
+            }
             default: {
               reader.skipType(tag & 7)
               break
@@ -290,6 +307,11 @@ export namespace PartitionState {
     value: number
   }
 
+  export interface PartitionStateVotersOffsetFieldEvent {
+    field: '$.votersOffset'
+    value: number
+  }
+
   export function encode (obj: Partial<PartitionState>): Uint8Array<ArrayBuffer> {
     return encodeMessage(obj, PartitionState.codec())
   }
@@ -298,7 +320,7 @@ export namespace PartitionState {
     return decodeMessage(buf, PartitionState.codec(), opts)
   }
 
-  export function stream (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<PartitionState>): Generator<PartitionStateTopicIdFieldEvent | PartitionStateLeaderFieldEvent | PartitionStateLeaderEpochFieldEvent | PartitionStateVotersFieldEvent | PartitionStateInSyncFieldEvent | PartitionStateObserversFieldEvent | PartitionStateHighWatermarkFieldEvent | PartitionStateLogEndOffsetFieldEvent> {
+  export function stream (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<PartitionState>): Generator<PartitionStateTopicIdFieldEvent | PartitionStateLeaderFieldEvent | PartitionStateLeaderEpochFieldEvent | PartitionStateVotersFieldEvent | PartitionStateInSyncFieldEvent | PartitionStateObserversFieldEvent | PartitionStateHighWatermarkFieldEvent | PartitionStateLogEndOffsetFieldEvent | PartitionStateVotersOffsetFieldEvent> {
     return streamMessage(buf, PartitionState.codec(), opts)
   }
 }

@@ -10,6 +10,7 @@ export interface VoteRequest {
   voterId: string
   lastOffsetEpoch: bigint
   lastOffset: bigint
+  preVote: boolean
 }
 
 export namespace VoteRequest {
@@ -52,6 +53,11 @@ export namespace VoteRequest {
           w.sint64(obj.lastOffset)
         }
 
+        if ((obj.preVote != null && obj.preVote !== false)) {
+          w.uint32(56)
+          w.bool(obj.preVote)
+        }
+
         if (opts.lengthDelimited !== false) {
           w.ldelim()
         }
@@ -62,7 +68,8 @@ export namespace VoteRequest {
           candidateEpoch: 0n,
           voterId: '',
           lastOffsetEpoch: 0n,
-          lastOffset: 0n
+          lastOffset: 0n,
+          preVote: false
         }
 
         const end = length == null ? reader.len : reader.pos + length
@@ -93,6 +100,10 @@ export namespace VoteRequest {
             }
             case 6: {
               obj.lastOffset = reader.sint64()
+              break
+            }
+            case 7: {
+              obj.preVote = reader.bool()
               break
             }
             default: {
@@ -152,6 +163,13 @@ export namespace VoteRequest {
               }
               break
             }
+            case 7: {
+              yield {
+                field: `${prefix}.preVote`,
+                value: reader.bool()
+              }
+              break
+            }
             default: {
               reader.skipType(tag & 7)
               break
@@ -194,6 +212,11 @@ export namespace VoteRequest {
     value: bigint
   }
 
+  export interface VoteRequestPreVoteFieldEvent {
+    field: '$.preVote'
+    value: boolean
+  }
+
   export function encode (obj: Partial<VoteRequest>): Uint8Array<ArrayBuffer> {
     return encodeMessage(obj, VoteRequest.codec())
   }
@@ -202,7 +225,7 @@ export namespace VoteRequest {
     return decodeMessage(buf, VoteRequest.codec(), opts)
   }
 
-  export function stream (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<VoteRequest>): Generator<VoteRequestPartitionFieldEvent | VoteRequestCandidateIdFieldEvent | VoteRequestCandidateEpochFieldEvent | VoteRequestVoterIdFieldEvent | VoteRequestLastOffsetEpochFieldEvent | VoteRequestLastOffsetFieldEvent> {
+  export function stream (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<VoteRequest>): Generator<VoteRequestPartitionFieldEvent | VoteRequestCandidateIdFieldEvent | VoteRequestCandidateEpochFieldEvent | VoteRequestVoterIdFieldEvent | VoteRequestLastOffsetEpochFieldEvent | VoteRequestLastOffsetFieldEvent | VoteRequestPreVoteFieldEvent> {
     return streamMessage(buf, VoteRequest.codec(), opts)
   }
 }
@@ -1016,6 +1039,141 @@ export namespace EndQuorumEpochResponse {
   }
 }
 
+export interface TimeoutNowRequest {
+  partition: string
+  leaderId: string
+  leaderEpoch: bigint
+}
+
+export namespace TimeoutNowRequest {
+  let _codec: Codec<TimeoutNowRequest>
+
+  export const codec = (): Codec<TimeoutNowRequest> => {
+    if (_codec == null) {
+      _codec = message<TimeoutNowRequest>((obj, w, opts = {}) => {
+        if (opts.lengthDelimited !== false) {
+          w.fork()
+        }
+
+        if ((obj.partition != null && obj.partition !== '')) {
+          w.uint32(10)
+          w.string(obj.partition)
+        }
+
+        if ((obj.leaderId != null && obj.leaderId !== '')) {
+          w.uint32(18)
+          w.string(obj.leaderId)
+        }
+
+        if ((obj.leaderEpoch != null && obj.leaderEpoch !== 0n)) {
+          w.uint32(24)
+          w.sint64(obj.leaderEpoch)
+        }
+
+        if (opts.lengthDelimited !== false) {
+          w.ldelim()
+        }
+      }, (reader, length, opts = {}) => {
+        const obj: any = {
+          partition: '',
+          leaderId: '',
+          leaderEpoch: 0n
+        }
+
+        const end = length == null ? reader.len : reader.pos + length
+
+        while (reader.pos < end) {
+          const tag = reader.uint32()
+
+          switch (tag >>> 3) {
+            case 1: {
+              obj.partition = reader.string()
+              break
+            }
+            case 2: {
+              obj.leaderId = reader.string()
+              break
+            }
+            case 3: {
+              obj.leaderEpoch = reader.sint64()
+              break
+            }
+            default: {
+              reader.skipType(tag & 7)
+              break
+            }
+          }
+        }
+
+        return obj
+      }, function * (reader, length, prefix, opts = {}) {
+        const end = length == null ? reader.len : reader.pos + length
+
+        while (reader.pos < end) {
+          const tag = reader.uint32()
+
+          switch (tag >>> 3) {
+            case 1: {
+              yield {
+                field: `${prefix}.partition`,
+                value: reader.string()
+              }
+              break
+            }
+            case 2: {
+              yield {
+                field: `${prefix}.leaderId`,
+                value: reader.string()
+              }
+              break
+            }
+            case 3: {
+              yield {
+                field: `${prefix}.leaderEpoch`,
+                value: reader.sint64()
+              }
+              break
+            }
+            default: {
+              reader.skipType(tag & 7)
+              break
+            }
+          }
+        }
+      })
+    }
+
+    return _codec
+  }
+
+  export interface TimeoutNowRequestPartitionFieldEvent {
+    field: '$.partition'
+    value: string
+  }
+
+  export interface TimeoutNowRequestLeaderIdFieldEvent {
+    field: '$.leaderId'
+    value: string
+  }
+
+  export interface TimeoutNowRequestLeaderEpochFieldEvent {
+    field: '$.leaderEpoch'
+    value: bigint
+  }
+
+  export function encode (obj: Partial<TimeoutNowRequest>): Uint8Array<ArrayBuffer> {
+    return encodeMessage(obj, TimeoutNowRequest.codec())
+  }
+
+  export function decode (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<TimeoutNowRequest>): TimeoutNowRequest {
+    return decodeMessage(buf, TimeoutNowRequest.codec(), opts)
+  }
+
+  export function stream (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<TimeoutNowRequest>): Generator<TimeoutNowRequestPartitionFieldEvent | TimeoutNowRequestLeaderIdFieldEvent | TimeoutNowRequestLeaderEpochFieldEvent> {
+    return streamMessage(buf, TimeoutNowRequest.codec(), opts)
+  }
+}
+
 export interface ReplicaFetchRequest {
   partition: string
   replicaId: string
@@ -1801,5 +1959,136 @@ export namespace LeaderChangeMessage {
 
   export function stream (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<LeaderChangeMessage>): Generator<LeaderChangeMessageVersionFieldEvent | LeaderChangeMessageLeaderIdFieldEvent | LeaderChangeMessageVotersFieldEvent | LeaderChangeMessageGrantingVotersFieldEvent> {
     return streamMessage(buf, LeaderChangeMessage.codec(), opts)
+  }
+}
+
+export interface VotersRecord {
+  version: number
+  voters: string[]
+}
+
+export namespace VotersRecord {
+  let _codec: Codec<VotersRecord>
+
+  export const codec = (): Codec<VotersRecord> => {
+    if (_codec == null) {
+      _codec = message<VotersRecord>((obj, w, opts = {}) => {
+        if (opts.lengthDelimited !== false) {
+          w.fork()
+        }
+
+        if ((obj.version != null && obj.version !== 0)) {
+          w.uint32(8)
+          w.uint32(obj.version)
+        }
+
+        if (obj.voters != null && obj.voters.length > 0) {
+          for (const value of obj.voters) {
+            w.uint32(18)
+            w.string(value)
+          }
+        }
+
+        if (opts.lengthDelimited !== false) {
+          w.ldelim()
+        }
+      }, (reader, length, opts = {}) => {
+        const obj: any = {
+          version: 0,
+          voters: []
+        }
+
+        const end = length == null ? reader.len : reader.pos + length
+
+        while (reader.pos < end) {
+          const tag = reader.uint32()
+
+          switch (tag >>> 3) {
+            case 1: {
+              obj.version = reader.uint32()
+              break
+            }
+            case 2: {
+              if (opts.limits?.voters != null && obj.voters.length === opts.limits.voters) {
+                throw new MaxLengthError('Decode error - repeated field "voters" had too many elements')
+              }
+
+              obj.voters.push(reader.string())
+              break
+            }
+            default: {
+              reader.skipType(tag & 7)
+              break
+            }
+          }
+        }
+
+        return obj
+      }, function * (reader, length, prefix, opts = {}) {
+        const obj = {
+          voters: 0
+        }
+
+        const end = length == null ? reader.len : reader.pos + length
+
+        while (reader.pos < end) {
+          const tag = reader.uint32()
+
+          switch (tag >>> 3) {
+            case 1: {
+              yield {
+                field: `${prefix}.version`,
+                value: reader.uint32()
+              }
+              break
+            }
+            case 2: {
+              if (opts.limits?.voters != null && obj.voters === opts.limits.voters) {
+                throw new MaxLengthError('Streaming decode error - repeated field "voters" had too many elements')
+              }
+
+              yield {
+                field: `${prefix}.voters[]`,
+                index: obj.voters,
+                value: reader.string()
+              }
+
+              obj.voters++
+
+              break
+            }
+            default: {
+              reader.skipType(tag & 7)
+              break
+            }
+          }
+        }
+      })
+    }
+
+    return _codec
+  }
+
+  export interface VotersRecordVersionFieldEvent {
+    field: '$.version'
+    value: number
+  }
+
+  export interface VotersRecordVotersFieldEvent {
+    field: '$.voters[]'
+    index: number
+    value: string
+  }
+
+  export function encode (obj: Partial<VotersRecord>): Uint8Array<ArrayBuffer> {
+    return encodeMessage(obj, VotersRecord.codec())
+  }
+
+  export function decode (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<VotersRecord>): VotersRecord {
+    return decodeMessage(buf, VotersRecord.codec(), opts)
+  }
+
+  export function stream (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<VotersRecord>): Generator<VotersRecordVersionFieldEvent | VotersRecordVotersFieldEvent> {
+    return streamMessage(buf, VotersRecord.codec(), opts)
   }
 }
