@@ -11,6 +11,7 @@ import {
   decodeQuorumEpochResponse,
   decodeReplicaFetchRequest,
   decodeReplicaFetchResponse,
+  decodeTimeoutNowRequest,
   decodeVoteRequest,
   decodeVoteResponse,
   type EndQuorumEpochRequest,
@@ -20,6 +21,7 @@ import {
   encodeQuorumEpochResponse,
   encodeReplicaFetchRequest,
   encodeReplicaFetchResponse,
+  encodeTimeoutNowRequest,
   encodeVoteRequest,
   encodeVoteResponse,
   type RaftRequestHandler,
@@ -27,6 +29,8 @@ import {
   type RaftTransport,
   type ReplicaFetchRequest,
   type ReplicaFetchResponse,
+  type TimeoutNowRequest,
+  type TimeoutNowResponse,
   type VoteRequest,
   type VoteResponse,
 } from './raft/index.js'
@@ -37,13 +41,14 @@ enum Kind {
   Vote = 1,
   BeginQuorumEpoch = 2,
   EndQuorumEpoch = 3,
+  TimeoutNow = 4,
 }
 
 const MAX_CONTROL_BYTES = 64 * 1024
 const MAX_FETCH_RESPONSE_BYTES = 64 * 1024 * 1024 + 64 * 1024
 
 /**
- * Raft between peers over libp2p: vote and quorum-epoch messages share `/tributary/raft`
+ * Raft between peers over libp2p: vote, quorum-epoch and timeout-now messages share `/tributary/raft`
  * (a kind byte, then the protobuf message), replica fetches — long polls that may wait —
  * use `/tributary/raft-fetch` so they never hold up an election. Each request names its
  * partition; the handler routes it to the replica, after checking that the id the message
@@ -85,6 +90,11 @@ export class RaftRpc implements RaftTransport {
               const end = decodeEndQuorumEpochRequest(body)
               claimedBy(end.leaderId, peerId, 'end-quorum-epoch')
               return encodeQuorumEpochResponse(await route(end.partition).handleEndQuorumEpoch(end, { signal }))
+            }
+            case Kind.TimeoutNow: {
+              const handOver = decodeTimeoutNowRequest(body)
+              claimedBy(handOver.leaderId, peerId, 'timeout-now')
+              return encodeQuorumEpochResponse(await route(handOver.partition).handleTimeoutNow(handOver, { signal }))
             }
             default:
               throw new InvalidRequestError(`unknown raft message kind ${request[0]}`)
@@ -154,6 +164,10 @@ export class RaftRpc implements RaftTransport {
     return decodeQuorumEpochResponse(
       await this.control(to, Kind.EndQuorumEpoch, encodeEndQuorumEpochRequest(request), options),
     )
+  }
+
+  async timeoutNow(to: string, request: TimeoutNowRequest, options: RaftRequestOptions): Promise<TimeoutNowResponse> {
+    return decodeQuorumEpochResponse(await this.control(to, Kind.TimeoutNow, encodeTimeoutNowRequest(request), options))
   }
 
   async fetch(to: string, request: ReplicaFetchRequest, options: RaftRequestOptions): Promise<ReplicaFetchResponse> {

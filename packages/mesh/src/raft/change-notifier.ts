@@ -1,7 +1,7 @@
 import type { Logger } from '../logger.js'
 import type { RaftChange } from './types.js'
 
-/** Tells listeners about changes of role, leader, epoch or high watermark, once per distinct change. */
+/** Tells listeners about changes of role, leader, epoch, high watermark or membership, once per distinct change. */
 export class ChangeNotifier {
   private readonly listeners = new Set<(change: RaftChange) => void>()
   private last: RaftChange | undefined
@@ -23,7 +23,9 @@ export class ChangeNotifier {
       last.role === change.role &&
       last.leaderId === change.leaderId &&
       last.epoch === change.epoch &&
-      last.highWatermark === change.highWatermark
+      last.highWatermark === change.highWatermark &&
+      last.votersOffset === change.votersOffset &&
+      last.learners.join() === change.learners.join()
     ) {
       return
     }

@@ -6,7 +6,11 @@ import { DEFAULT_RAFT_CONFIG, type RaftConfig } from './types.js'
 export function resolveRaftConfig(overrides: Partial<RaftConfig> = {}): RaftConfig {
   const config = { ...DEFAULT_RAFT_CONFIG, ...overrides }
   for (const [key, value] of Object.entries(config)) {
-    if (!Number.isSafeInteger(value) || value <= 0) {
+    if (key === 'autoLeaderRebalanceEnable') {
+      if (typeof value !== 'boolean') throw new InvalidConfigError(`raft setting ${key} must be true or false`)
+      continue
+    }
+    if (!Number.isSafeInteger(value) || (value as number) <= 0) {
       throw new InvalidConfigError(`raft setting ${key} must be a positive integer, got ${String(value)}`)
     }
   }
@@ -16,13 +20,20 @@ export function resolveRaftConfig(overrides: Partial<RaftConfig> = {}): RaftConf
   return config
 }
 
-/** Checks a partition's replica sets: distinct, bounded ids, at least one voter, and the local replica among them. */
+/**
+ * Checks a partition's replica sets: distinct, bounded ids, at least one voter, and the local
+ * replica among them (a learner joining to replace a voter lists itself as an observer).
+ */
 export function checkMembers(
   partition: string,
   localId: string,
   voters: readonly string[],
   observers: readonly string[],
+  votersOffset = -1,
 ): void {
+  if (!Number.isSafeInteger(votersOffset) || votersOffset < -1) {
+    throw new InvalidConfigError(`${partition}: invalid voters offset ${String(votersOffset)}`)
+  }
   if (typeof partition !== 'string' || partition.length === 0 || partition.length > MAX_PARTITION_LENGTH) {
     throw new InvalidConfigError(`raft partition key must be 1-${MAX_PARTITION_LENGTH} characters`)
   }

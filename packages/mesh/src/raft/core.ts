@@ -3,7 +3,7 @@ import type { Logger } from '../logger.js'
 import type { LeaderState } from './leader-state.js'
 import type { QuorumState } from './quorum-state.js'
 import type { RaftRequestOptions, RaftTransport } from './transport.js'
-import type { QuorumRules, RaftClock, RaftConfig } from './types.js'
+import type { QuorumRules, RaftClock, RaftConfig, RaftStats, ReplicaPlacement } from './types.js'
 
 /**
  * What the role helpers (elections, the follower's fetcher, the leader's fetch handler) see of
@@ -24,6 +24,10 @@ export interface RaftCore {
   readonly rules: QuorumRules
   readonly logger: Logger
   readonly stopped: boolean
+  /** How replacement voters are found; undefined: voters are never replaced. */
+  readonly placement: ReplicaPlacement | undefined
+  /** Counters of what this replica did as leader. */
+  readonly stats: RaftStats
 
   /** Runs `task` under the replica's serial lock; rejects with NotLeaderOrFollowerError once stopped. */
   locked<T>(task: () => Promise<T> | T): Promise<T>
@@ -34,6 +38,8 @@ export interface RaftCore {
   observeLeader(epoch: number, leaderId: string | undefined): Promise<void>
   /** Locked. */
   becomeUnattached(epoch: number, votedFor?: string): Promise<void>
+  /** Locked. */
+  becomeProspective(): Promise<void>
   /** Locked. */
   becomeCandidate(): Promise<void>
   /** Locked. */
@@ -46,4 +52,6 @@ export interface RaftCore {
   reschedule(): void
   /** Wakes replica fetches held open on the leader (new data, a new high watermark, a new role). */
   wakeFetches(): void
+  /** Locked. The voter set or the leader's learners changed: tell listeners. */
+  membershipChanged(): void
 }

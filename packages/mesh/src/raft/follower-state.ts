@@ -5,6 +5,8 @@
  */
 export class FollowerState {
   readonly role = 'follower' as const
+  /** The leader resigned or its connection dropped: pre-votes are granted again until it is heard from. */
+  leaderLost = false
 
   constructor(
     readonly epoch: number,
@@ -22,11 +24,18 @@ export class FollowerState {
 
   recordFetchSuccess(now: number, fetchTimeoutMs: number): void {
     this.fetchDeadline = now + fetchTimeoutMs
+    this.leaderLost = false
   }
 
-  /** The leader resigned (EndQuorumEpoch): stand sooner than the fetch timeout would. */
+  /** The leader resigned (EndQuorumEpoch) or became unreachable: stand sooner than the fetch timeout would. */
   expediteElection(at: number): void {
     this.fetchDeadline = Math.min(this.fetchDeadline, at)
+    this.leaderLost = true
+  }
+
+  /** KIP-996: a voter that hears from its leader refuses pre-votes, so a lone replica cannot depose it. */
+  hasLiveLeader(): boolean {
+    return !this.leaderLost
   }
 
   deadline(): number {

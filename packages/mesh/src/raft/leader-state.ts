@@ -28,16 +28,37 @@ export interface LeaderStateInit {
   highWatermark: number
   grantingVoters: readonly string[]
   now: number
-  /** Period of the leader's checks (quorum contact, BeginQuorumEpoch retries). */
+  /** Period of the leader's checks (quorum contact, BeginQuorumEpoch retries, voter changes). */
   checkIntervalMs: number
+  /** Period of its preferred-leader checks. */
+  balanceCheckIntervalMs: number
   rules: QuorumRules
+}
+
+/** A learner the leader brings up to date before making it a voter (one at a time). */
+export interface Learner {
+  id: string
+  /** The voter it is meant to replace, if any (else it fills a missing slot). */
+  replacing: string | undefined
+  since: number
+}
+
+/** A leadership hand-over in progress (Raft §3.10): appends wait while the target catches up. */
+export interface Transfer {
+  to: string
+  /** Abandoned (appends resume) if leadership has not moved by then. */
+  deadline: number
+  /** TimeoutNow went out. */
+  sent: boolean
 }
 
 /**
  * The leader of an epoch. It tracks every replica's fetch position and computes the high
  * watermark: the largest offset held by a majority of voters (itself included), advanced only
  * once an offset of its own epoch is committed (Raft §5.4.2, KIP-595) and never moved back. It
- * also derives the in-sync voters and whether a majority still fetches from it.
+ * also derives the in-sync voters and whether a majority still fetches from it. The voter set
+ * can change while it leads (a VotersRecord it appended takes effect at once); learners are
+ * replicas it tracks without counting them.
  */
 export class LeaderState {
   readonly role = 'leader' as const
@@ -48,34 +69,31 @@ export class LeaderState {
   readonly grantingVoters: readonly string[]
   highWatermark: number
   nextCheckAt: number
+  nextBalanceCheckAt: number
+  learner: Learner | undefined
+  transfer: Transfer | undefined
+  /** Learners that failed to catch up under this leader: not picked again. */
+  readonly triedLearners = new Set<string>()
   private localEndOffset: number
-  private readonly voters: readonly string[]
+  private voters: readonly string[]
+  private readonly observers: readonly string[]
   private readonly progress = new Map<string, Progress>()
   private readonly rules: QuorumRules
 
   constructor(init: LeaderStateInit) {
     this.epoch = init.epoch
     this.localId = init.localId
-    this.voters = init.voters
+    this.voters = [...init.voters]
+    this.observers = init.observers
     this.epochStartOffset = init.epochStartOffset
     this.highWatermark = init.highWatermark
     this.localEndOffset = init.epochStartOffset
     this.becameLeaderAt = init.now
     this.nextCheckAt = init.now + init.checkIntervalMs
+    this.nextBalanceCheckAt = init.now + init.balanceCheckIntervalMs
     this.grantingVoters = init.grantingVoters
     this.rules = init.rules
-    for (const id of [...init.voters, ...init.observers]) {
-      if (id === init.localId || this.progress.has(id)) continue
-      const voter = init.voters.includes(id)
-      this.progress.set(id, {
-        id,
-        voter,
-        endOffset: -1,
-        lastFetchAt: undefined,
-        lastCaughtUpAt: Number.NEGATIVE_INFINITY,
-        lastFetchLeaderEnd: -1,
-      })
-    }
+    for (const id of [...init.voters, ...init.observers]) this.track(id)
   }
 
   get leaderId(): string {
@@ -92,13 +110,45 @@ export class LeaderState {
   }
 
   deadline(): number {
-    return this.nextCheckAt
+    return Math.min(this.nextCheckAt, this.transfer?.deadline ?? Number.POSITIVE_INFINITY)
   }
 
   /** The leader appended; returns true when the high watermark moved. */
   updateLocalEndOffset(logEndOffset: number): boolean {
     this.localEndOffset = logEndOffset
     return this.maybeAdvanceHighWatermark()
+  }
+
+  /**
+   * The voter set changed (a VotersRecord this leader appended). New voters keep the progress
+   * they made as learners; removed ones stop counting. Returns true when the high watermark moved.
+   */
+  setVoters(voters: readonly string[]): boolean {
+    this.voters = [...voters]
+    for (const id of voters) this.track(id)
+    for (const p of [...this.progress.values()]) {
+      p.voter = voters.includes(p.id)
+      if (!p.voter && !this.observers.includes(p.id) && this.learner?.id !== p.id) this.progress.delete(p.id)
+    }
+    if (this.learner !== undefined && voters.includes(this.learner.id)) this.learner = undefined
+    return this.maybeAdvanceHighWatermark()
+  }
+
+  addLearner(learner: Learner): void {
+    this.learner = learner
+    this.track(learner.id)
+  }
+
+  /** Stops tracking the learner (it caught up and became a voter, or was given up on). */
+  dropLearner(): void {
+    const id = this.learner?.id
+    this.learner = undefined
+    if (id !== undefined && !this.voters.includes(id) && !this.observers.includes(id)) this.progress.delete(id)
+  }
+
+  /** Replicas allowed to fetch from this leader: voters, observers and the learner. */
+  isReplica(id: string): boolean {
+    return this.progress.has(id)
   }
 
   /**
@@ -130,9 +180,32 @@ export class LeaderState {
     return inSync
   }
 
+  /** Whether `id` (the leader itself, a voter or a learner) is caught up within `lagMaxMs`. */
+  isInSync(id: string, now: number, lagMaxMs: number): boolean {
+    if (id === this.localId) return true
+    const p = this.progress.get(id)
+    return p !== undefined && now - p.lastCaughtUpAt <= lagMaxMs
+  }
+
+  /**
+   * Since when `id` counts as out of the in-sync set: `lagMaxMs` after it was last caught up —
+   * or after this leader took over, which gives every replica a fresh chance (Kafka's new leader
+   * does the same).
+   */
+  outOfSyncSince(id: string, lagMaxMs: number): number {
+    const p = this.progress.get(id)
+    return Math.max(p?.lastCaughtUpAt ?? Number.NEGATIVE_INFINITY, this.becameLeaderAt) + lagMaxMs
+  }
+
+  /** What the leader knows of one replica, if it tracks it. */
+  replica(id: string): ReplicaProgress | undefined {
+    const p = this.progress.get(id)
+    return p === undefined ? undefined : { ...p }
+  }
+
   /** Whether a majority of voters (itself included) fetched within the last `windowMs`. */
   hasQuorumContact(now: number, windowMs: number): boolean {
-    let contacts = 1
+    let contacts = this.voters.includes(this.localId) ? 1 : 0
     for (const p of this.progress.values()) {
       if (p.voter && p.lastFetchAt !== undefined && now - p.lastFetchAt <= windowMs) contacts++
     }
@@ -157,8 +230,20 @@ export class LeaderState {
     return [...this.progress.values()].map(({ lastFetchLeaderEnd: _, ...p }) => ({ ...p }))
   }
 
+  private track(id: string): void {
+    if (id === this.localId || this.progress.has(id)) return
+    this.progress.set(id, {
+      id,
+      voter: this.voters.includes(id),
+      endOffset: -1,
+      lastFetchAt: undefined,
+      lastCaughtUpAt: Number.NEGATIVE_INFINITY,
+      lastFetchLeaderEnd: -1,
+    })
+  }
+
   private maybeAdvanceHighWatermark(): boolean {
-    const ends = [this.localEndOffset]
+    const ends = this.voters.includes(this.localId) ? [this.localEndOffset] : []
     for (const p of this.progress.values()) if (p.voter) ends.push(p.endOffset)
     const candidate = this.rules.majorityEndOffset(ends)
     // Only an offset of this epoch being committed commits what came before it (Raft §5.4.2).

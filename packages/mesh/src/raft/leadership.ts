@@ -1,13 +1,16 @@
 /**
  * Driving a leader: starting its epoch (the leader-change record, then BeginQuorumEpoch to
  * every replica), its periodic check (resend BeginQuorumEpoch to replicas that have not
- * fetched; resign when a majority stopped fetching), and resigning (EndQuorumEpoch, so the
- * best-placed voter stands at once instead of waiting out a fetch timeout).
+ * fetched; resign when a majority stopped fetching; voter replacement and preferred-leader
+ * balancing), and resigning (EndQuorumEpoch, so the best-placed voter stands at once instead
+ * of waiting out a fetch timeout).
  */
 import { leaderChangeBatch } from './control-batch.js'
 import type { RaftCore } from './core.js'
 import type { LeaderState } from './leader-state.js'
+import { checkPreferredLeader } from './leadership-transfer.js'
 import type { EndQuorumEpochRequest } from './messages.js'
+import { reconcileVoters } from './voter-changes.js'
 
 /** A new leader appends its leader-change record, then announces itself. Locked. */
 export async function beginEpoch(core: RaftCore, s: LeaderState): Promise<void> {
@@ -33,9 +36,14 @@ export async function leaderCheck(core: RaftCore, s: LeaderState, now: number): 
     core.logger.info({ partition: core.partition, epoch: s.epoch }, 'no majority fetched recently; resigning')
     return resign(core, s)
   }
+  if (now >= s.nextCheckAt) {
+    s.nextCheckAt = now + Math.max(1, Math.floor(electionTimeoutMs / 2))
+    await reconcileVoters(core, s, now)
+    if (core.quorum.state !== s) return
+  }
+  checkPreferredLeader(core, s, now)
   const awaiting = s.replicasAwaitingBegin()
   if (awaiting.length > 0) sendBeginQuorumEpoch(core, s, awaiting)
-  s.nextCheckAt = now + Math.max(1, Math.floor(electionTimeoutMs / 2))
 }
 
 /** Steps down within the epoch and tells the other voters. Locked. */

@@ -27,6 +27,8 @@ export interface VoteRequest {
   lastOffsetEpoch: number
   /** The candidate's log end offset. */
   lastOffset: number
+  /** KIP-996: only asks whether the voter would grant a vote in `candidateEpoch`; nothing changes. */
+  preVote?: boolean
 }
 
 export interface VoteResponse {
@@ -38,6 +40,13 @@ export interface VoteResponse {
 }
 
 export interface BeginQuorumEpochRequest {
+  partition: string
+  leaderId: string
+  leaderEpoch: number
+}
+
+/** A leader handing over to a caught-up voter: stand for election now (Raft §3.10). */
+export interface TimeoutNowRequest {
   partition: string
   leaderId: string
   leaderEpoch: number
@@ -59,6 +68,7 @@ export interface QuorumEpochResponse {
 }
 export type BeginQuorumEpochResponse = QuorumEpochResponse
 export type EndQuorumEpochResponse = QuorumEpochResponse
+export type TimeoutNowResponse = QuorumEpochResponse
 
 export interface ReplicaFetchRequest {
   partition: string
@@ -130,7 +140,13 @@ export function validateVoteRequest(r: VoteRequest): VoteRequest {
     voterId: checkId(r.voterId, 'voterId'),
     lastOffsetEpoch: checkInt(r.lastOffsetEpoch, 'lastOffsetEpoch', -1),
     lastOffset: checkInt(r.lastOffset, 'lastOffset', 0),
+    preVote: checkBoolean(r.preVote ?? false, 'preVote'),
   }
+}
+
+function checkBoolean(value: unknown, field: string): boolean {
+  if (typeof value !== 'boolean') invalid(`${field} must be a boolean`)
+  return value
 }
 
 export function validateVoteResponse(r: VoteResponse): VoteResponse {
@@ -145,6 +161,14 @@ export function validateVoteResponse(r: VoteResponse): VoteResponse {
 }
 
 export function validateBeginQuorumEpochRequest(r: BeginQuorumEpochRequest): BeginQuorumEpochRequest {
+  return {
+    partition: checkString(r.partition, 'partition', MAX_PARTITION_LENGTH),
+    leaderId: checkId(r.leaderId, 'leaderId'),
+    leaderEpoch: checkInt(r.leaderEpoch, 'leaderEpoch', 0),
+  }
+}
+
+export function validateTimeoutNowRequest(r: TimeoutNowRequest): TimeoutNowRequest {
   return {
     partition: checkString(r.partition, 'partition', MAX_PARTITION_LENGTH),
     leaderId: checkId(r.leaderId, 'leaderId'),
@@ -244,6 +268,7 @@ export function decodeVoteRequest(bytes: Uint8Array): VoteRequest {
     voterId: m.voterId,
     lastOffsetEpoch: num(m.lastOffsetEpoch, 'lastOffsetEpoch'),
     lastOffset: num(m.lastOffset, 'lastOffset'),
+    preVote: m.preVote,
   })
 }
 
@@ -263,6 +288,15 @@ export function encodeBeginQuorumEpochRequest(r: BeginQuorumEpochRequest): Uint8
 export function decodeBeginQuorumEpochRequest(bytes: Uint8Array): BeginQuorumEpochRequest {
   const m = decodeWith('begin-quorum-epoch request', () => pb.BeginQuorumEpochRequest.decode(bytes))
   return validateBeginQuorumEpochRequest({ ...m, leaderEpoch: num(m.leaderEpoch, 'leaderEpoch') })
+}
+
+export function encodeTimeoutNowRequest(r: TimeoutNowRequest): Uint8Array {
+  return pb.TimeoutNowRequest.encode({ ...r, leaderEpoch: BigInt(r.leaderEpoch) })
+}
+
+export function decodeTimeoutNowRequest(bytes: Uint8Array): TimeoutNowRequest {
+  const m = decodeWith('timeout-now request', () => pb.TimeoutNowRequest.decode(bytes))
+  return validateTimeoutNowRequest({ ...m, leaderEpoch: num(m.leaderEpoch, 'leaderEpoch') })
 }
 
 export function encodeEndQuorumEpochRequest(r: EndQuorumEpochRequest): Uint8Array {

@@ -1,6 +1,7 @@
 /**
- * Answering BeginQuorumEpoch (a new leader announces itself: follow it) and EndQuorumEpoch (the
- * leader resigns: stand for election soon, its preferred successors first, as in KIP-595).
+ * Answering BeginQuorumEpoch (a new leader announces itself: follow it), EndQuorumEpoch (the
+ * leader resigns: stand for election soon, its preferred successors first, as in KIP-595) and
+ * TimeoutNow (the leader hands over to this voter: stand at once, Raft §3.10).
  */
 import { ErrorCode, InvalidRequestError } from '@tributary/wire'
 import type { RaftCore } from './core.js'
@@ -8,8 +9,10 @@ import {
   type BeginQuorumEpochRequest,
   type EndQuorumEpochRequest,
   type QuorumEpochResponse,
+  type TimeoutNowRequest,
   validateBeginQuorumEpochRequest,
   validateEndQuorumEpochRequest,
+  validateTimeoutNowRequest,
 } from './messages.js'
 
 export function answerBeginQuorumEpoch(core: RaftCore, request: BeginQuorumEpochRequest): Promise<QuorumEpochResponse> {
@@ -35,18 +38,53 @@ export function answerEndQuorumEpoch(core: RaftCore, request: EndQuorumEpochRequ
       const at = core.clock.now() + Math.floor(backoff)
       core.logger.debug({ partition: core.partition, epoch: s.epoch, rank }, 'leader resigned; standing sooner')
       if (s.role === 'follower' && s.leaderId === r.leaderId) s.expediteElection(at)
-      else if (s.role === 'unattached') s.electionDeadline = Math.min(s.electionDeadline, at)
+      else if (s.role === 'unattached' || s.role === 'prospective') {
+        s.electionDeadline = Math.min(s.electionDeadline, at)
+      }
       core.reschedule()
     }
     return quorumEpochResponse(core, r.leaderEpoch)
   })
 }
 
+export function answerTimeoutNow(core: RaftCore, request: TimeoutNowRequest): Promise<QuorumEpochResponse> {
+  const r = validateTimeoutNowRequest(request)
+  checkSender(core, r.partition, r.leaderId)
+  return core.locked(async () => {
+    const s = core.quorum.state
+    // Only the leader this replica follows, in its epoch, may hand over; anything else is stale.
+    if (core.quorum.localIsVoter && s.role === 'follower' && s.leaderId === r.leaderId && s.epoch === r.leaderEpoch) {
+      core.logger.info(
+        { partition: core.partition, epoch: s.epoch, from: r.leaderId },
+        'leadership handed over; standing',
+      )
+      await core.becomeCandidate()
+    }
+    return quorumEpochResponse(core, r.leaderEpoch)
+  })
+}
+
+/**
+ * The transport lost its connection to `peerId`. If that is this follower's leader, stand
+ * soon (within a fraction of an election timeout, randomized so followers do not split the
+ * vote) instead of waiting out the fetch timeout. Always safe: it only fires a timeout early;
+ * a leader that is in fact alive wins its followers back, or keeps them, by the usual rules.
+ * Locked.
+ */
+export function expediteElection(core: RaftCore, peerId: string): void {
+  const s = core.quorum.state
+  if (s.role !== 'follower' || s.leaderId !== peerId || !core.quorum.localIsVoter) return
+  const at = core.clock.now() + Math.floor(core.random() * (core.config.electionTimeoutMs / 2))
+  core.logger.debug({ partition: core.partition, epoch: s.epoch, leader: peerId }, 'lost the leader; standing sooner')
+  s.expediteElection(at)
+  core.reschedule()
+}
+
 function checkSender(core: RaftCore, partition: string, leaderId: string): void {
   if (partition !== core.partition) {
     throw new InvalidRequestError(`raft request for partition ${partition} reached ${core.partition}`)
   }
-  if (!core.quorum.isVoter(leaderId) || leaderId === core.localId) {
+  if (!core.quorum.mayFollow(leaderId)) {
     throw new InvalidRequestError(`${core.partition}: ${leaderId} is not another voter`)
   }
 }

@@ -1,6 +1,7 @@
 import { InvalidRequestError } from '@tributary/wire'
 import { MAX_ID_LENGTH } from './messages.js'
 import type { PersistedQuorumState, QuorumStateStore } from './types.js'
+import { validatePersistedVoterHistory } from './voter-history.js'
 
 /**
  * Quorum state in memory. Hand the same instance to a restarted replica to model a restart in
@@ -16,23 +17,23 @@ export class MemoryQuorumStateStore implements QuorumStateStore {
   }
 
   async load(): Promise<PersistedQuorumState | undefined> {
-    return this.state === undefined ? undefined : { ...this.state }
+    return this.state === undefined ? undefined : structuredClone(this.state)
   }
 
   async save(state: PersistedQuorumState): Promise<void> {
-    this.state = { ...state }
+    this.state = structuredClone(state)
     this.saves++
   }
 
   /** The last saved state (synchronous, for tests). */
   peek(): PersistedQuorumState | undefined {
-    return this.state === undefined ? undefined : { ...this.state }
+    return this.state === undefined ? undefined : structuredClone(this.state)
   }
 }
 
 /** Checks a loaded quorum state; a corrupt one is refused rather than guessed at. */
 export function validatePersistedQuorumState(state: PersistedQuorumState): PersistedQuorumState {
-  const { epoch, votedFor, leaderId } = state
+  const { epoch, votedFor, leaderId, voterHistory } = state
   if (!Number.isSafeInteger(epoch) || epoch < 0) {
     throw new InvalidRequestError(`stored quorum state has an invalid epoch: ${String(epoch)}`)
   }
@@ -47,5 +48,6 @@ export function validatePersistedQuorumState(state: PersistedQuorumState): Persi
   const out: PersistedQuorumState = { epoch }
   if (votedFor !== undefined) out.votedFor = votedFor
   if (leaderId !== undefined) out.leaderId = leaderId
+  if (voterHistory !== undefined) out.voterHistory = validatePersistedVoterHistory(voterHistory)
   return out
 }

@@ -6,22 +6,31 @@ import { systemClock } from './clock.js'
 import { CommitWaiters } from './commit-waiters.js'
 import { checkMembers, resolveRaftConfig } from './config.js'
 import type { RaftCore } from './core.js'
-import { answerVote, requestVotes } from './election.js'
+import { DeadlineTimer } from './deadline-timer.js'
+import { answerVote, requestPreVotes, requestVotes } from './election.js'
 import { answerReplicaFetch, FetchWaiters } from './fetch-handler.js'
 import type { LeaderState, ReplicaProgress } from './leader-state.js'
 import { announceResignation, beginEpoch, leaderCheck } from './leadership.js'
+import { sendTimeoutNowIfCaughtUp } from './leadership-transfer.js'
+import { type Assignment, assignmentOf } from './membership.js'
 import {
   type BeginQuorumEpochRequest,
   type EndQuorumEpochRequest,
   type QuorumEpochResponse,
   type ReplicaFetchRequest,
   type ReplicaFetchResponse,
+  type TimeoutNowRequest,
   type VoteRequest,
   type VoteResponse,
   validateReplicaFetchRequest,
 } from './messages.js'
 import { OutboundRequests } from './outbound.js'
-import { answerBeginQuorumEpoch, answerEndQuorumEpoch } from './quorum-epoch-handlers.js'
+import {
+  answerBeginQuorumEpoch,
+  answerEndQuorumEpoch,
+  answerTimeoutNow,
+  expediteElection,
+} from './quorum-epoch-handlers.js'
 import { type EpochState, QuorumState } from './quorum-state.js'
 import { ReplicaFetcher } from './replica-fetcher.js'
 import { Serial } from './serial.js'
@@ -35,9 +44,12 @@ import {
   type RaftClock,
   type RaftConfig,
   type RaftRole,
-  type TimerHandle,
+  type RaftStats,
+  type ReplicaPlacement,
   type WaitForCommitOptions,
 } from './types.js'
+import type { VoterSet } from './voter-history.js'
+import { trackVoterSets } from './voter-log.js'
 
 const DEFAULT_COMMIT_TIMEOUT_MS = 30_000
 
@@ -66,24 +78,30 @@ export class PartitionRaft implements RaftCore, RaftRequestHandler {
   readonly rules: QuorumRules
   readonly logger: Logger
   readonly observerIds: readonly string[]
+  readonly placement: ReplicaPlacement | undefined
+  /** The voters it was created with: whom it asks for the leader while its own voter set is unknown. */
+  private readonly initialVoters: readonly string[]
+  readonly stats: RaftStats = { votersAdded: 0, votersRemoved: 0, leadershipTransfers: 0 }
   private readonly serial = new Serial()
   private readonly commits: CommitWaiters
   private readonly fetchWaiters: FetchWaiters
   private readonly fetcher: ReplicaFetcher
   private readonly outbound: OutboundRequests
   private readonly changes: ChangeNotifier
+  private readonly timer: DeadlineTimer
   private phase: 'new' | 'starting' | 'running' | 'stopped' = 'new'
-  private timer: TimerHandle | undefined
-  private timerAt = Number.POSITIVE_INFINITY
 
   constructor(init: PartitionRaftInit) {
     this.config = resolveRaftConfig(init.config)
     const observers = init.observers ?? []
-    checkMembers(init.partition, init.localId, init.voters, observers)
+    checkMembers(init.partition, init.localId, init.voters, observers, init.votersOffset)
     this.partition = init.partition
     this.observerIds = [...observers]
+    this.placement = init.placement
+    this.initialVoters = [...init.voters]
     this.localId = init.localId
-    this.log = init.log
+    // Every write to the log goes through this, so the voter set follows the log's VotersRecords.
+    this.log = trackVoterSets(init.log, () => this.quorum)
     this.transport = init.transport
     this.clock = init.clock ?? systemClock
     this.random = init.random ?? Math.random
@@ -94,10 +112,17 @@ export class PartitionRaft implements RaftCore, RaftRequestHandler {
     this.commits = new CommitWaiters(this.clock, this.config.maxPendingCommits, this.partition)
     this.fetchWaiters = new FetchWaiters(this.clock, this.config.maxPendingFetches)
     this.fetcher = new ReplicaFetcher(this)
+    this.timer = new DeadlineTimer(this.clock, () => {
+      this.locked(() => this.tick()).catch((err: unknown) => {
+        if (!this.stopped) this.logger.warn({ partition: this.partition, err }, 'raft timer failed')
+        this.serial.run(() => this.reschedule())
+      })
+    })
     this.quorum = new QuorumState({
       partition: this.partition,
       localId: this.localId,
       voters: [...init.voters],
+      votersOffset: init.votersOffset ?? -1,
       observers: [...observers],
       store: init.store,
       log: this.log,
@@ -151,8 +176,7 @@ export class PartitionRaft implements RaftCore, RaftRequestHandler {
     if (this.phase === 'stopped') return
     const leader = this.phase === 'running' && this.quorum.state.role === 'leader' ? this.quorum.state : undefined
     this.phase = 'stopped'
-    if (this.timer !== undefined) this.clock.clearTimeout(this.timer)
-    this.timer = undefined
+    this.timer.cancel()
     this.commits.failAll(new NotLeaderOrFollowerError(`${this.partition}: the replica on ${this.localId} stopped`))
     this.fetchWaiters.wakeAll()
     if (leader !== undefined && options.resign !== false) await announceResignation(this, leader)
@@ -161,27 +185,38 @@ export class PartitionRaft implements RaftCore, RaftRequestHandler {
     this.logger.info({ partition: this.partition }, 'raft stopped')
   }
 
-  /**
-   * The transport lost its connection to `peerId`. If that is this follower's leader, stand
-   * soon (within a fraction of an election timeout, randomized so followers do not split the
-   * vote) instead of waiting out the fetch timeout. Always safe: it only fires a timeout early;
-   * a leader that is in fact alive wins its followers back, or keeps them, by the usual rules.
-   */
+  /** The transport lost its connection to `peerId`: if it leads this follower, stand soon. */
   leaderUnreachable(peerId: string): Promise<void> {
-    return this.locked(() => {
-      const s = this.quorum.state
-      if (s.role !== 'follower' || s.leaderId !== peerId || !this.quorum.localIsVoter) return
-      const at = this.clock.now() + Math.floor(this.random() * (this.config.electionTimeoutMs / 2))
-      this.logger.debug(
-        { partition: this.partition, epoch: s.epoch, leader: peerId },
-        'lost the leader; standing sooner',
-      )
-      s.expediteElection(at)
-      this.reschedule()
+    return this.locked(() => expediteElection(this, peerId))
+  }
+
+  /** The replica's voter set (its log's newest VotersRecord, or its initial set); undefined while unknown. */
+  get voterSet(): VoterSet | undefined {
+    return this.phase === 'running' ? this.quorum.voterSet : undefined
+  }
+
+  /** On the leader: the committed voter set and who else must host the partition (for metadata). */
+  assignment(): Assignment | undefined {
+    const s = this.phase === 'running' ? this.quorum.state : undefined
+    return s?.role === 'leader' ? assignmentOf(this.quorum, s, this.observerIds) : undefined
+  }
+
+  /**
+   * A voter set an authority (a leader, through metadata) reports committed. Taken when newer
+   * than anything this replica knows — in particular by one that lost track of its voter set.
+   */
+  adoptCommittedVoterSet(set: VoterSet): Promise<boolean> {
+    return this.locked(async () => {
+      const adopted = await this.quorum.adoptCommittedVoterSet(set)
+      if (adopted) {
+        this.logger.info({ partition: this.partition, voters: set.voters, offset: set.offset }, 'adopted a voter set')
+        this.membershipChanged()
+      }
+      return adopted
     })
   }
 
-  /** Called after every change of role, leader, epoch or high watermark. Returns an unsubscribe function. */
+  /** Called after every change of role, leader, epoch, high watermark or membership. Returns an unsubscribe function. */
   onChange(listener: (change: RaftChange) => void): () => void {
     return this.changes.subscribe(listener)
   }
@@ -203,6 +238,12 @@ export class PartitionRaft implements RaftCore, RaftRequestHandler {
     const s = await this.locked(() => {
       const state = this.quorum.state
       if (state.role !== 'leader') throw this.notLeader()
+      // Raft §3.10: appends wait out a hand-over, so the target can hold the whole log.
+      if (state.transfer !== undefined) {
+        throw new NotLeaderOrFollowerError(
+          `${this.partition}: ${this.localId} is handing leadership to ${state.transfer.to}; retry shortly`,
+        )
+      }
       return state
     })
     // The write happens outside the raft lock, so concurrent produces queue in the log and are
@@ -237,26 +278,25 @@ export class PartitionRaft implements RaftCore, RaftRequestHandler {
 
   // ---- inbound requests ----
 
-  /** Answers a candidate; the vote is persisted before the answer. */
-  async handleVote(request: VoteRequest, _options: { signal?: AbortSignal } = {}): Promise<VoteResponse> {
+  /** Answers a candidate (the vote is persisted before the answer) or a pre-vote. */
+  async handleVote(request: VoteRequest): Promise<VoteResponse> {
     this.checkPartition(request.partition)
     return this.locked(() => answerVote(this, request))
   }
 
   /** A new leader announces itself. */
-  async handleBeginQuorumEpoch(
-    request: BeginQuorumEpochRequest,
-    _options: { signal?: AbortSignal } = {},
-  ): Promise<QuorumEpochResponse> {
+  async handleBeginQuorumEpoch(request: BeginQuorumEpochRequest): Promise<QuorumEpochResponse> {
     return answerBeginQuorumEpoch(this, request)
   }
 
   /** The leader resigns: stand for election soon. */
-  async handleEndQuorumEpoch(
-    request: EndQuorumEpochRequest,
-    _options: { signal?: AbortSignal } = {},
-  ): Promise<QuorumEpochResponse> {
+  async handleEndQuorumEpoch(request: EndQuorumEpochRequest): Promise<QuorumEpochResponse> {
     return answerEndQuorumEpoch(this, request)
+  }
+
+  /** The leader hands over to this voter: stand now. */
+  async handleTimeoutNow(request: TimeoutNowRequest): Promise<QuorumEpochResponse> {
+    return answerTimeoutNow(this, request)
   }
 
   /** A replica fetches (on the leader); held open up to its maxWaitMs while it is caught up. */
@@ -266,11 +306,20 @@ export class PartitionRaft implements RaftCore, RaftRequestHandler {
   ): Promise<ReplicaFetchResponse> {
     const r = validateReplicaFetchRequest(request)
     this.checkPartition(r.partition)
-    // The replica path serves records above the high watermark: only the partition's replicas may use it.
-    if (r.replicaId === this.localId || !(this.quorum.isVoter(r.replicaId) || this.observerIds.includes(r.replicaId))) {
+    // The replica path serves records above the high watermark: only the leader's replicas may
+    // fetch them. Elsewhere anyone may ask who leads (a learner looking for its leader does).
+    const s = this.phase === 'running' ? this.quorum.state : undefined
+    if (r.replicaId === this.localId || (s?.role === 'leader' && !s.isReplica(r.replicaId))) {
       throw new InvalidRequestError(`${this.partition}: ${r.replicaId} is not a replica of this partition`)
     }
-    return answerReplicaFetch(this, this.fetchWaiters, r, options.signal)
+    const answer = answerReplicaFetch(this, this.fetchWaiters, r, options.signal)
+    if (s?.role === 'leader' && s.transfer?.to === r.replicaId) {
+      // Queued behind the fetch's first pass, which recorded how far the target got.
+      this.locked(() => {
+        if (this.quorum.state === s) sendTimeoutNowIfCaughtUp(this, s)
+      }).catch(() => {})
+    }
+    return answer
   }
 
   // ---- RaftCore ----
@@ -288,15 +337,17 @@ export class PartitionRaft implements RaftCore, RaftRequestHandler {
 
   async observeLeader(epoch: number, leaderId: string | undefined): Promise<void> {
     const s = this.quorum.state
-    const leader =
-      leaderId !== undefined && leaderId !== this.localId && this.quorum.isVoter(leaderId) ? leaderId : undefined
+    const leader = leaderId !== undefined && this.quorum.mayFollow(leaderId) ? leaderId : undefined
     if (epoch > s.epoch) {
       if (leader !== undefined) await this.transition(() => this.quorum.transitionToFollower(epoch, leader))
       else await this.becomeUnattached(epoch)
-    } else if (epoch === s.epoch && leader !== undefined && s.leaderId !== leader) {
-      if (s.role === 'unattached' || s.role === 'candidate') {
-        await this.transition(() => this.quorum.transitionToFollower(epoch, leader))
-      } else {
+    } else if (epoch === s.epoch && leader !== undefined) {
+      const free =
+        s.role === 'unattached' ||
+        s.role === 'candidate' ||
+        (s.role === 'prospective' && (s.leaderId === undefined || s.leaderId === leader))
+      if (free) await this.transition(() => this.quorum.transitionToFollower(epoch, leader))
+      else if (s.leaderId !== leader) {
         this.logger.error({ partition: this.partition, epoch, known: s.leaderId, claimed: leader }, 'two leaders')
       }
     }
@@ -304,6 +355,10 @@ export class PartitionRaft implements RaftCore, RaftRequestHandler {
 
   becomeUnattached(epoch: number, votedFor?: string): Promise<void> {
     return this.transition(() => this.quorum.transitionToUnattached(epoch, votedFor))
+  }
+
+  becomeProspective(): Promise<void> {
+    return this.transition(() => this.quorum.transitionToProspective())
   }
 
   becomeCandidate(): Promise<void> {
@@ -322,6 +377,7 @@ export class PartitionRaft implements RaftCore, RaftRequestHandler {
    */
   leaderHighWatermarkMoved(state: LeaderState): void {
     this.log.setHighWatermark(state.highWatermark)
+    this.quorum.compactVoterSets(state.highWatermark)
     this.commits.commitBelow(state.highWatermark, state.epoch)
     this.emitChange()
   }
@@ -329,31 +385,20 @@ export class PartitionRaft implements RaftCore, RaftRequestHandler {
   followerHighWatermark(offset: number): void {
     if (offset <= this.log.highWatermark) return
     this.log.setHighWatermark(offset)
+    this.quorum.compactVoterSets(this.log.highWatermark)
     this.emitChange()
   }
 
   reschedule(): void {
-    if (this.phase !== 'running') return
-    const at = this.quorum.state.deadline()
-    // An earlier timer re-evaluates when it fires; only an earlier deadline needs a new one.
-    if (this.timer !== undefined && this.timerAt <= at) return
-    if (this.timer !== undefined) this.clock.clearTimeout(this.timer)
-    this.timerAt = at
-    this.timer = this.clock.setTimeout(
-      () => {
-        this.timer = undefined
-        this.timerAt = Number.POSITIVE_INFINITY
-        this.locked(() => this.tick()).catch((err: unknown) => {
-          if (!this.stopped) this.logger.warn({ partition: this.partition, err }, 'raft timer failed')
-          this.serial.run(() => this.reschedule())
-        })
-      },
-      Math.max(0, at - this.clock.now()),
-    )
+    if (this.phase === 'running') this.timer.arm(this.quorum.state.deadline())
   }
 
   wakeFetches(): void {
     this.fetchWaiters.wakeAll()
+  }
+
+  membershipChanged(): void {
+    this.emitChange()
   }
 
   // ---- internals ----
@@ -373,7 +418,10 @@ export class PartitionRaft implements RaftCore, RaftRequestHandler {
     this.wakeFetches()
     this.logger.debug({ partition: this.partition, role: s.role, epoch: s.epoch, leader: s.leaderId }, 'raft state')
     if (s.role === 'leader') await beginEpoch(this, s)
-    else if (s.role === 'candidate') {
+    else if (s.role === 'prospective') {
+      if (s.isPreVoteGranted()) return this.becomeCandidate()
+      requestPreVotes(this, s)
+    } else if (s.role === 'candidate') {
       if (s.isVoteGranted()) return this.becomeLeader()
       requestVotes(this, s)
     } else if (s.role === 'follower') this.fetcher.start(s)
@@ -387,18 +435,28 @@ export class PartitionRaft implements RaftCore, RaftRequestHandler {
     const now = this.clock.now()
     if (now >= s.deadline()) {
       if (s.role === 'leader') await leaderCheck(this, s, now)
-      else if (s.role === 'unattached' && !this.quorum.localIsVoter) {
-        this.fetcher.probe(this.quorum.voters)
+      else if (this.quorum.localIsVoter) await this.becomeProspective()
+      else if (s.role === 'follower') await this.becomeUnattached(s.epoch)
+      else {
+        // No voter: wait for a leader to be announced, asking a voter now and then who it is.
+        const voters = this.quorum.voters
+        this.fetcher.probe(voters.length > 0 ? voters : this.initialVoters)
         s.electionDeadline = now + this.config.electionTimeoutMs
-      } else if (s.role === 'follower' && !this.quorum.localIsVoter) await this.becomeUnattached(s.epoch)
-      else await this.becomeCandidate()
+      }
     }
     this.reschedule()
   }
 
   private emitChange(): void {
     const s = this.quorum.state
-    this.changes.publish({ role: s.role, leaderId: s.leaderId, epoch: s.epoch, highWatermark: this.log.highWatermark })
+    this.changes.publish({
+      role: s.role,
+      leaderId: s.leaderId,
+      epoch: s.epoch,
+      highWatermark: this.log.highWatermark,
+      votersOffset: this.quorum.voterSet?.offset,
+      learners: s.role === 'leader' && s.learner !== undefined ? [s.learner.id] : [],
+    })
   }
 
   private notLeader(): NotLeaderOrFollowerError {

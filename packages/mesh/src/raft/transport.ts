@@ -11,6 +11,8 @@ import type {
   EndQuorumEpochResponse,
   ReplicaFetchRequest,
   ReplicaFetchResponse,
+  TimeoutNowRequest,
+  TimeoutNowResponse,
   VoteRequest,
   VoteResponse,
 } from './messages.js'
@@ -36,6 +38,7 @@ export interface RaftTransport {
     options: RaftRequestOptions,
   ): Promise<EndQuorumEpochResponse>
   fetch(to: string, request: ReplicaFetchRequest, options: RaftRequestOptions): Promise<ReplicaFetchResponse>
+  timeoutNow(to: string, request: TimeoutNowRequest, options: RaftRequestOptions): Promise<TimeoutNowResponse>
 }
 
 /**
@@ -54,4 +57,5 @@ export interface RaftRequestHandler {
     options?: { signal?: AbortSignal },
   ): Promise<EndQuorumEpochResponse>
   handleFetch(request: ReplicaFetchRequest, options?: { signal?: AbortSignal }): Promise<ReplicaFetchResponse>
+  handleTimeoutNow(request: TimeoutNowRequest, options?: { signal?: AbortSignal }): Promise<TimeoutNowResponse>
 }

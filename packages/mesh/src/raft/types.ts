@@ -5,8 +5,9 @@
 import type { AppendResult, PartitionLog } from '@tributary/log'
 import type { Logger } from '../logger.js'
 import type { RaftTransport } from './transport.js'
+import type { PersistedVoterHistory } from './voter-history.js'
 
-export type RaftRole = 'unattached' | 'follower' | 'candidate' | 'leader'
+export type RaftRole = 'unattached' | 'follower' | 'prospective' | 'candidate' | 'leader'
 
 /** Opaque timer handle returned by `RaftClock.setTimeout`. */
 export type TimerHandle = unknown
@@ -29,6 +30,8 @@ export interface PersistedQuorumState {
   votedFor?: string
   /** The leader of `epoch`, once known. */
   leaderId?: string
+  /** The voter sets of the log (absent in state written before voter changes existed). */
+  voterHistory?: PersistedVoterHistory
 }
 
 /**
@@ -63,6 +66,18 @@ export interface RaftConfig {
   maxPendingCommits: number
   /** Most replica fetches held open at once on the leader; more are answered at once. */
   maxPendingFetches: number
+  /**
+   * A voter out of the in-sync set for this long is replaced: the leader adds a caught-up
+   * learner and then removes it, one voter change at a time (`replica.replacement.delay.ms`).
+   */
+  replicaReplacementDelayMs: number
+  /**
+   * How often a leader checks that it is its partition's preferred leader (the first voter), and
+   * hands leadership over when that voter is in sync (Kafka's `leader.imbalance.check.interval.seconds`).
+   */
+  leaderImbalanceCheckIntervalMs: number
+  /** Whether leaders hand leadership to the preferred leader (Kafka's `auto.leader.rebalance.enable`). */
+  autoLeaderRebalanceEnable: boolean
 }
 
 export const DEFAULT_RAFT_CONFIG: Readonly<RaftConfig> = Object.freeze({
@@ -75,6 +90,11 @@ export const DEFAULT_RAFT_CONFIG: Readonly<RaftConfig> = Object.freeze({
   retryBackoffMs: 50,
   maxPendingCommits: 10_000,
   maxPendingFetches: 1024,
+  // Long enough to ride out a restart or a rolling upgrade, short enough that a lost peer's
+  // replicas are rebuilt within minutes, not when an operator notices.
+  replicaReplacementDelayMs: 60_000,
+  leaderImbalanceCheckIntervalMs: 300_000,
+  autoLeaderRebalanceEnable: true,
 })
 
 /** A log's tail as the up-to-date rule compares it: epoch of the last batch, and the log end offset. */
@@ -97,6 +117,8 @@ export interface QuorumRules {
   commitsOwnEpoch(offset: number, epochStartOffset: number): boolean
   /** Raft's up-to-date rule (§5.4.1): may a voter whose log ends at `local` vote for `candidate`? */
   isLogUpToDate(candidate: LogPosition, local: LogPosition): boolean
+  /** Raft §4.1: a leader changes the voter set only when no earlier change is uncommitted. */
+  mayChangeVoters(uncommittedChanges: number): boolean
 }
 
 export const DEFAULT_QUORUM_RULES: Readonly<QuorumRules> = Object.freeze({
@@ -111,24 +133,62 @@ export const DEFAULT_QUORUM_RULES: Readonly<QuorumRules> = Object.freeze({
   isLogUpToDate(candidate: LogPosition, local: LogPosition): boolean {
     return candidate.epoch > local.epoch || (candidate.epoch === local.epoch && candidate.offset >= local.offset)
   },
+  mayChangeVoters(uncommittedChanges: number): boolean {
+    return uncommittedChanges === 0
+  },
 })
 
-/** What `onChange` listeners see after every change of role, leader, epoch or high watermark. */
+/**
+ * What `onChange` listeners see after every change of role, leader, epoch, high watermark, voter
+ * set or learners.
+ */
 export interface RaftChange {
   role: RaftRole
   leaderId: string | undefined
   epoch: number
   highWatermark: number
+  /** Offset of the VotersRecord of the current voter set (-1: the initial one; undefined: unknown). */
+  votersOffset: number | undefined
+  /** The leader's learners (empty elsewhere). */
+  learners: readonly string[]
+}
+
+/** What a replica did as its partition's leader, counted since it started. */
+export interface RaftStats {
+  /** Voters added and removed by VotersRecords it appended. */
+  votersAdded: number
+  votersRemoved: number
+  /** Leadership hand-overs it started (TimeoutNow sent to the preferred leader). */
+  leadershipTransfers: number
+}
+
+/** Where replacement voters come from: the partition's target size and the peers able to host it. */
+export interface ReplicaPlacement {
+  /** Voters the partition should have (the topic's replication factor). */
+  replicationFactor: number
+  /**
+   * Peers that could host a replica now (alive voting peers), best first — placement's rendezvous
+   * order, so every leader picks the same. Current voters and learners are skipped.
+   */
+  candidates(): readonly string[]
 }
 
 export interface PartitionRaftInit {
   /** Routing key carried by every message, e.g. `<topicId>-<partition>`. */
   partition: string
   localId: string
-  /** Peer ids that vote and count towards the high watermark. */
+  /**
+   * Peer ids that vote and count towards the high watermark, preferred leader first: the
+   * partition's initial placement, or a committed voter set an authority reported. The voter set
+   * saved with the quorum state (kept in step with the log's VotersRecords) wins over it.
+   */
   voters: readonly string[]
+  /** Offset of the VotersRecord that made `voters` the voter set (default -1: the initial placement). */
+  votersOffset?: number
   /** Peer ids that replicate but never vote or count. */
   observers?: readonly string[]
+  /** How the leader finds replacement voters; without it, voters are never replaced. */
+  placement?: ReplicaPlacement
   /** The replica's log; the caller opens and closes it. */
   log: PartitionLog
   store: QuorumStateStore

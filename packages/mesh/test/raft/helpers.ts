@@ -15,6 +15,7 @@ import {
   type RaftRequestOptions,
   type RaftTransport,
   type ReplicaFetchResponse,
+  type ReplicaPlacement,
   type VoteResponse,
 } from '../../src/raft/index.js'
 import type { SimClock } from './sim-network.js'
@@ -42,7 +43,7 @@ export async function advance(clock: SimClock, ms: number): Promise<void> {
   await flush()
 }
 
-export type CallKind = 'vote' | 'beginQuorumEpoch' | 'endQuorumEpoch' | 'fetch'
+export type CallKind = 'vote' | 'beginQuorumEpoch' | 'endQuorumEpoch' | 'fetch' | 'timeoutNow'
 
 export interface Call {
   kind: CallKind
@@ -69,6 +70,8 @@ export class ScriptedTransport implements RaftTransport {
   endQuorumEpoch = (to: string, request: object, options: RaftRequestOptions) =>
     this.record('endQuorumEpoch', to, request, options)
   fetch = (to: string, request: object, options: RaftRequestOptions) => this.record('fetch', to, request, options)
+  timeoutNow = (to: string, request: object, options: RaftRequestOptions) =>
+    this.record('timeoutNow', to, request, options)
 
   /** Removes and returns the pending calls of one kind (still-open ones only). */
   take(kind: CallKind): Call[] {
@@ -76,6 +79,14 @@ export class ScriptedTransport implements RaftTransport {
     for (const call of this.calls.filter((c) => c.kind === kind)) this.calls.splice(this.calls.indexOf(call), 1)
     return taken
   }
+}
+
+/** The epoch, vote and leader a store holds (without the voter history saved beside them). */
+export function persisted(store: MemoryQuorumStateStore): Omit<PersistedQuorumState, 'voterHistory'> | undefined {
+  const state = store.peek()
+  if (state === undefined) return undefined
+  const { voterHistory: _, ...rest } = state
+  return rest
 }
 
 /** A store whose saves wait until `release()`; `fail` makes the next save reject. */
@@ -113,6 +124,7 @@ export interface ReplicaOptions {
   config?: Partial<RaftConfig>
   random?: () => number
   logger?: Logger
+  placement?: ReplicaPlacement
 }
 
 export interface Replica {
@@ -139,9 +151,22 @@ export async function replica(options: ReplicaOptions): Promise<Replica> {
     clock: options.clock,
     random: options.random ?? (() => 0),
     logger: options.logger,
+    placement: options.placement,
     config: { ...TEST_CONFIG, ...options.config },
   })
   return { raft, log, store, data, transport }
+}
+
+/** A granted vote or pre-vote (a pre-vote is answered from the voter's current epoch, one below). */
+export function grant(call: Call): VoteResponse {
+  const epoch = call.request.candidateEpoch as number
+  return {
+    errorCode: 0,
+    errorMessage: '',
+    voteGranted: true,
+    leaderEpoch: call.request.preVote === true ? epoch - 1 : epoch,
+    leaderId: undefined,
+  }
 }
 
 /** Starts `raft` and wins its first election by granting every vote request. */
@@ -149,15 +174,7 @@ export async function electLeader(clock: SimClock, raft: PartitionRaft, transpor
   await raft.start()
   for (let i = 0; i < 20 && raft.role !== 'leader'; i++) {
     await advance(clock, 10)
-    for (const call of transport.take('vote')) {
-      call.resolve({
-        errorCode: 0,
-        errorMessage: '',
-        voteGranted: true,
-        leaderEpoch: call.request.candidateEpoch as number,
-        leaderId: undefined,
-      } satisfies VoteResponse)
-    }
+    for (const call of transport.take('vote')) call.resolve(grant(call))
     await flush()
   }
   if (raft.role !== 'leader') throw new Error('not elected')

@@ -13,6 +13,7 @@ function leader(voters: string[], observers: string[] = [], epochStartOffset = 1
     grantingVoters: voters,
     now: 0,
     checkIntervalMs: 50,
+    balanceCheckIntervalMs: 1000,
     rules: DEFAULT_QUORUM_RULES,
   })
 }

@@ -7,6 +7,7 @@ import {
   decodeQuorumEpochResponse,
   decodeReplicaFetchRequest,
   decodeReplicaFetchResponse,
+  decodeTimeoutNowRequest,
   decodeVoteRequest,
   decodeVoteResponse,
   encodeBeginQuorumEpochRequest,
@@ -14,6 +15,7 @@ import {
   encodeQuorumEpochResponse,
   encodeReplicaFetchRequest,
   encodeReplicaFetchResponse,
+  encodeTimeoutNowRequest,
   encodeVoteRequest,
   encodeVoteResponse,
   type ReplicaFetchRequest,
@@ -28,6 +30,7 @@ const vote: VoteRequest = {
   voterId: 'peerB',
   lastOffsetEpoch: -1,
   lastOffset: 2 ** 40,
+  preVote: false,
 }
 
 const fetch: ReplicaFetchRequest = {
@@ -43,12 +46,14 @@ const fetch: ReplicaFetchRequest = {
 describe('raft > messages', () => {
   it('round-trips every message through protobuf', () => {
     expect(decodeVoteRequest(encodeVoteRequest(vote))).toEqual(vote)
+    expect(decodeVoteRequest(encodeVoteRequest({ ...vote, preVote: true }))).toEqual({ ...vote, preVote: true })
     const voteResponse = { errorCode: 0, errorMessage: '', voteGranted: true, leaderEpoch: 7, leaderId: undefined }
     expect(decodeVoteResponse(encodeVoteResponse(voteResponse))).toEqual(voteResponse)
     const begin = { partition: 't-0', leaderId: 'peerA', leaderEpoch: 4 }
     expect(decodeBeginQuorumEpochRequest(encodeBeginQuorumEpochRequest(begin))).toEqual(begin)
     const end = { ...begin, preferredSuccessors: ['peerC', 'peerB'] }
     expect(decodeEndQuorumEpochRequest(encodeEndQuorumEpochRequest(end))).toEqual(end)
+    expect(decodeTimeoutNowRequest(encodeTimeoutNowRequest(begin))).toEqual(begin)
     const epochResponse = { errorCode: 74, errorMessage: 'fenced', leaderEpoch: 5, leaderId: 'peerC' }
     expect(decodeQuorumEpochResponse(encodeQuorumEpochResponse(epochResponse))).toEqual(epochResponse)
     expect(decodeReplicaFetchRequest(encodeReplicaFetchRequest(fetch))).toEqual(fetch)

@@ -8,7 +8,7 @@ import { IllegalRaftTransitionError, QuorumState } from '../../src/raft/quorum-s
 import { MemoryQuorumStateStore } from '../../src/raft/quorum-store.js'
 import { DEFAULT_QUORUM_RULES, type PersistedQuorumState } from '../../src/raft/types.js'
 import { UnattachedState } from '../../src/raft/unattached-state.js'
-import { batch, flush, GatedStore, TEST_CONFIG } from './helpers.js'
+import { batch, flush, GatedStore, persisted, TEST_CONFIG } from './helpers.js'
 import { SimClock } from './sim-network.js'
 
 async function quorum(options: { store?: MemoryQuorumStateStore; localId?: string; logEpoch?: number } = {}) {
@@ -19,6 +19,7 @@ async function quorum(options: { store?: MemoryQuorumStateStore; localId?: strin
     partition: 'p',
     localId: options.localId ?? 'a',
     voters: ['a', 'b', 'c'],
+    votersOffset: -1,
     observers: ['o'],
     store,
     log,
@@ -36,7 +37,7 @@ describe('raft > quorum state', () => {
     const { q, store } = await quorum()
     expect(q.state.role).toBe('unattached')
     expect(q.epoch).toBe(0)
-    expect(store.peek()).toEqual({ epoch: 0 })
+    expect(persisted(store)).toEqual({ epoch: 0 })
   })
 
   it('resumes as the follower it was, or unattached holding its vote', async () => {
@@ -51,7 +52,7 @@ describe('raft > quorum state', () => {
   it('moves up to an epoch its log already holds', async () => {
     const { q, store } = await quorum({ store: new MemoryQuorumStateStore({ epoch: 3, votedFor: 'b' }), logEpoch: 7 })
     expect(q.state).toMatchObject({ role: 'unattached', epoch: 7, votedFor: undefined })
-    expect(store.peek()).toEqual({ epoch: 7 })
+    expect(persisted(store)).toEqual({ epoch: 7 })
   })
 
   it('refuses a corrupt stored state', async () => {
@@ -64,19 +65,19 @@ describe('raft > quorum state', () => {
     await q.transitionToCandidate()
     const candidate = q.state as CandidateState
     expect(candidate).toMatchObject({ role: 'candidate', epoch: 1, votedFor: 'a' })
-    expect(store.peek()).toEqual({ epoch: 1, votedFor: 'a' })
+    expect(persisted(store)).toEqual({ epoch: 1, votedFor: 'a' })
     await expect(q.transitionToLeader(0)).rejects.toThrow(IllegalRaftTransitionError)
     candidate.recordVote('b', true)
     await q.transitionToLeader(0)
     expect(q.state.role).toBe('leader')
-    expect(store.peek()).toEqual({ epoch: 1, votedFor: 'a', leaderId: 'a' })
+    expect(persisted(store)).toEqual({ epoch: 1, votedFor: 'a', leaderId: 'a' })
   })
 
   it('carries the vote into following the leader of the same epoch', async () => {
     const { q, store } = await quorum()
     await q.transitionToUnattached(2, 'b')
     await q.transitionToFollower(2, 'b')
-    expect(store.peek()).toEqual({ epoch: 2, votedFor: 'b', leaderId: 'b' })
+    expect(persisted(store)).toEqual({ epoch: 2, votedFor: 'b', leaderId: 'b' })
   })
 
   it('refuses transitions Raft forbids', async () => {

@@ -16,6 +16,8 @@ import {
   fetchResponse,
   flush,
   GatedStore,
+  grant,
+  persisted,
   replica,
   ScriptedTransport,
   storedBatch,
@@ -50,7 +52,7 @@ describe('raft > partition raft', () => {
     await advance(clock, 250)
     expect(raft.role).toBe('leader')
     expect(raft.epoch).toBe(1)
-    expect(store.peek()).toEqual({ epoch: 1, votedFor: 'a', leaderId: 'a' })
+    expect(persisted(store)).toEqual({ epoch: 1, votedFor: 'a', leaderId: 'a' })
     const read = await log.read(0, { maxOffset: log.logEndOffset })
     const [first] = [...iterateBatches(read.records)]
     expect(first?.header).toMatchObject({ control: true, partitionLeaderEpoch: 1, baseOffset: 0 })
@@ -80,7 +82,7 @@ describe('raft > partition raft', () => {
     expect(answered).toBe(false)
     store.release()
     expect(await pending).toMatchObject({ voteGranted: true, leaderEpoch: 1 })
-    expect(store.peek()).toEqual({ epoch: 1, votedFor: 'b' })
+    expect(persisted(store)).toEqual({ epoch: 1, votedFor: 'b' })
     expect((await raft.handleVote(voteRequest('c', 1))).voteGranted).toBe(false)
     expect((await raft.handleVote(voteRequest('b', 1))).voteGranted).toBe(true)
     await raft.stop({ resign: false })
@@ -242,9 +244,22 @@ describe('raft > partition raft', () => {
     await raft.start()
     await raft.handleEndQuorumEpoch({ partition: 'p', leaderId: 'a', leaderEpoch: 1, preferredSuccessors: ['b', 'c'] })
     await advance(clock, 5)
+    // It asks for pre-votes first (KIP-996), still in epoch 1; a majority of them makes it stand.
+    expect(raft.role).toBe('prospective')
+    expect(raft.epoch).toBe(1)
+    const preVotes = transport.take('vote')
+    expect(preVotes.map((c) => [c.to, c.request.preVote, c.request.candidateEpoch])).toEqual([
+      ['a', true, 2],
+      ['c', true, 2],
+    ])
+    preVotes[1]!.resolve(grant(preVotes[1]!))
+    await flush()
     expect(raft.role).toBe('candidate')
     expect(raft.epoch).toBe(2)
-    expect(transport.take('vote').map((c) => c.to)).toEqual(['a', 'c'])
+    expect(transport.take('vote').map((c) => [c.to, c.request.preVote])).toEqual([
+      ['a', false],
+      ['c', false],
+    ])
     await raft.stop()
   })
 
@@ -304,7 +319,11 @@ describe('raft > partition raft', () => {
     await expect(raft.handleFetch({ ...fetchRequest('b', 0, -1), fetchOffset: 2 ** 60 })).rejects.toThrow(
       InvalidRequestError,
     )
-    await expect(raft.handleFetch(fetchRequest('stranger', 0, -1))).rejects.toThrow(InvalidRequestError)
+    // Who leads is no secret (a learner asks it of any voter); records are only for replicas, on the leader.
+    expect(await raft.handleFetch(fetchRequest('stranger', 0, -1))).toMatchObject({
+      errorCode: ErrorCode.NOT_LEADER_OR_FOLLOWER,
+      records: new Uint8Array(0),
+    })
     expect(store.saves).toBe(saves)
     expect(raft.epoch).toBe(0)
     await raft.stop()
@@ -339,14 +358,14 @@ describe('raft > partition raft', () => {
     expect(raft.role).toBe('follower')
     await raft.leaderUnreachable('c')
     await advance(clock, 60)
-    expect(raft.role).toBe('candidate')
-    expect(raft.epoch).toBe(4)
+    expect(raft.role).toBe('prospective')
+    expect(raft.epoch).toBe(3)
     expect(
       (transport as ScriptedTransport)
         .take('vote')
-        .map((c) => c.to)
+        .map((c) => `${c.to}:${c.request.preVote}`)
         .sort(),
-    ).toEqual(['a', 'c'])
+    ).toEqual(['a:true', 'c:true'])
     await raft.stop()
   })
 })

@@ -3,10 +3,12 @@
  * and a single committed history — every batch any replica ever had below its high watermark
  * is recorded by base offset (length, epoch, CRC) the first time it is seen, and every later
  * sighting on any replica must match it. A high watermark that falls means committed records
- * disappeared.
+ * disappeared. Voter changes: each committed voter set differs from the one before by a single
+ * voter, and a leader never has more than one change uncommitted.
  */
 import type { Log } from '@tributary/log'
 import { decodeRecordBatchSync, iterateBatches } from '@tributary/wire'
+import { isSingleChange, voterSetsIn } from '../../src/raft/index.js'
 
 const text = new TextDecoder()
 
@@ -15,12 +17,24 @@ export class SafetyChecker {
   /** Committed batches by base offset: `lastOffsetDelta:epoch:crc`. */
   private readonly committed = new Map<number, string>()
   private end = 0
+  /** The committed voter set as of `end`. */
+  private voters: readonly string[]
 
-  constructor(private readonly violate: (message: string) => void) {}
+  constructor(
+    private readonly violate: (message: string) => void,
+    initialVoters: readonly string[],
+  ) {
+    this.voters = initialVoters
+  }
 
   /** The committed history is contiguous from 0 up to here. */
   get committedEnd(): number {
     return this.end
+  }
+
+  /** The voter set of the committed history, as far as it was verified. */
+  get committedVoters(): readonly string[] {
+    return this.voters
   }
 
   get epochsWithLeader(): number[] {
@@ -49,7 +63,7 @@ export class SafetyChecker {
         this.violate(`${id}: committed offset ${offset} cannot be read`)
         return offset
       }
-      for (const { header } of iterateBatches(read.records)) {
+      for (const { pos, size, header } of iterateBatches(read.records)) {
         const base = header.baseOffset
         const print = `${header.lastOffsetDelta}:${header.partitionLeaderEpoch}:${header.crc}`
         const known = this.committed.get(base)
@@ -60,11 +74,35 @@ export class SafetyChecker {
         } else {
           this.committed.set(base, print)
           this.end = base + header.lastOffsetDelta + 1
+          if (header.control) await this.committedControl(id, read.records.subarray(pos, pos + size))
         }
       }
       offset = read.nextOffset
     }
     return Math.min(hw, Math.max(verified, offset))
+  }
+
+  /** A control batch entered the committed history: a voter set in it changes the last by one voter. */
+  private async committedControl(id: string, batch: Uint8Array): Promise<void> {
+    for (const set of await voterSetsIn(batch)) {
+      if (!isSingleChange(this.voters, set.voters)) {
+        this.violate(`${id}: committed voter set ${set.voters} at ${set.offset} is not one change from ${this.voters}`)
+      }
+      this.voters = set.voters
+    }
+  }
+
+  /** On a leader: at most one voter change is not committed yet. */
+  async checkVoterChangesInFlight(id: string, log: Log): Promise<void> {
+    let offset = log.highWatermark
+    let changes = 0
+    while (offset < log.logEndOffset) {
+      const read = await log.read(offset, { maxOffset: log.logEndOffset, maxBytes: 256 * 1024 })
+      if (read.batchCount === 0) break
+      changes += (await voterSetsIn(read.records)).length
+      offset = read.nextOffset
+    }
+    if (changes > 1) this.violate(`${id}: leads with ${changes} voter changes uncommitted`)
   }
 
   /** Every acknowledged record is in `log`'s committed part, at the offset it was acknowledged with. */

@@ -11,6 +11,7 @@ import {
   decodeQuorumEpochResponse,
   decodeReplicaFetchRequest,
   decodeReplicaFetchResponse,
+  decodeTimeoutNowRequest,
   decodeVoteRequest,
   decodeVoteResponse,
   encodeBeginQuorumEpochRequest,
@@ -18,6 +19,7 @@ import {
   encodeQuorumEpochResponse,
   encodeReplicaFetchRequest,
   encodeReplicaFetchResponse,
+  encodeTimeoutNowRequest,
   encodeVoteRequest,
   encodeVoteResponse,
   type PartitionRaft,
@@ -144,7 +146,7 @@ interface Endpoint {
   incarnation: number
 }
 
-type Kind = 'vote' | 'begin' | 'end' | 'fetch'
+type Kind = 'vote' | 'begin' | 'end' | 'fetch' | 'timeoutNow'
 
 interface Codec {
   encodeReq(r: unknown): Uint8Array
@@ -182,6 +184,13 @@ const CODECS: Record<Kind, Codec> = {
     encodeRes: (r) => encodeReplicaFetchResponse(r as never),
     decodeRes: decodeReplicaFetchResponse,
     handle: (raft, req) => raft.handleFetch(req as never),
+  },
+  timeoutNow: {
+    encodeReq: (r) => encodeTimeoutNowRequest(r as never),
+    decodeReq: decodeTimeoutNowRequest,
+    encodeRes: (r) => encodeQuorumEpochResponse(r as never),
+    decodeRes: decodeQuorumEpochResponse,
+    handle: (raft, req) => raft.handleTimeoutNow(req as never),
   },
 }
 
@@ -221,6 +230,7 @@ export class SimNetwork {
       beginQuorumEpoch: (to, req, o) => this.call('begin', from, to, req, o) as never,
       endQuorumEpoch: (to, req, o) => this.call('end', from, to, req, o) as never,
       fetch: (to, req, o) => this.call('fetch', from, to, req, o) as never,
+      timeoutNow: (to, req, o) => this.call('timeoutNow', from, to, req, o) as never,
     }
   }
 

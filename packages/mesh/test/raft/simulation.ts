@@ -1,10 +1,12 @@
 /**
  * Deterministic simulation of the per-partition Raft (after Kafka's RaftEventSimulationTest):
- * 3 or 5 voters (and sometimes an observer), each a real PartitionRaft over a real in-memory
- * log and quorum store, on a fake clock and a network that drops, delays, duplicates, reorders
- * and partitions. Replicas crash (losing everything in memory, keeping log and quorum state)
- * and restart; clients produce to whoever leads, acks=all or acks=1. Invariants are checked as
- * it runs and at the end; everything random comes from one seed, so a failing seed replays.
+ * 3 or 5 voters (sometimes an observer, sometimes spare peers), each a real PartitionRaft over a
+ * real in-memory log and quorum store, on a fake clock and a network that drops, delays,
+ * duplicates, reorders and partitions. Replicas crash (losing everything in memory, keeping log
+ * and quorum state) and restart; some crash for good, and the leader replaces them with a spare
+ * (learner, then voter, then the lost one removed); leaders hand over to the preferred voter.
+ * Clients produce to whoever leads, acks=all or acks=1. Invariants are checked as it runs and
+ * at the end; everything random comes from one seed, so a failing seed replays.
  */
 import type { Log } from '@tributary/log'
 import { emptyPartitionData, type MemoryPartitionData, openMemoryLog } from '@tributary/log/memory'
@@ -13,12 +15,17 @@ import type { Logger } from '../../src/logger.js'
 import { MemoryQuorumStateStore, PartitionRaft, type RaftConfig } from '../../src/raft/index.js'
 import type { QuorumRules } from '../../src/raft/types.js'
 import { SafetyChecker } from './sim-checker.js'
+import { hostAction, newestAssignment, type PublishedAssignment, placementOrder } from './sim-membership.js'
 import { Rng, SimClock, SimNetwork } from './sim-network.js'
 
 export interface SimulationOptions {
   seed: number
   voters: 3 | 5
   observers?: 0 | 1
+  /** Peers that hold no replica at first: placement's picks when a voter is lost for good. */
+  spares?: 0 | 1 | 2
+  /** Whether voters crashed for good come back at the heal (and must then be removed quietly). */
+  revive?: boolean
   /** Sim time with faults injected. */
   chaosMs?: number
   /** Sim time allowed, after healing, for a commit and for every replica to catch up. */
@@ -27,6 +34,12 @@ export interface SimulationOptions {
   rules?: Partial<QuorumRules>
   /** Planted bug: a quorum store that loses what it saved when the replica crashes. */
   forgetfulStore?: boolean
+  /** Chance that a newly elected leader crashes within 40 ms (default 0.15). */
+  newLeaderCrashRate?: number
+  /** Message delays, ms (default 1-12): slower links keep changes uncommitted for longer. */
+  delayMs?: [number, number]
+  /** Raft settings over SIM_RAFT_CONFIG (slower links need longer timeouts). */
+  config?: Partial<RaftConfig>
 }
 
 export interface SimulationResult {
@@ -40,6 +53,9 @@ export interface SimulationResult {
     crashes: number
     messages: number
     committed: number
+    /** Voters crashed for good, and replicas deleted because they were removed or given up on. */
+    lost: number
+    removed: number
     /** How often each log message was written: which code paths the run exercised. */
     logs: Record<string, number>
   }
@@ -52,6 +68,8 @@ export const SIM_RAFT_CONFIG: Partial<RaftConfig> = {
   requestTimeoutMs: 100,
   retryBackoffMs: 20,
   replicaLagTimeMaxMs: 300,
+  replicaReplacementDelayMs: 400,
+  leaderImbalanceCheckIntervalMs: 300,
   // A batch or two per fetch: followers then often hold an older epoch's tail without the new
   // leader's first record, the situation Raft's "commit only your own epoch" rule exists for.
   fetchMaxBytes: 160,
@@ -61,8 +79,10 @@ const PARTITION = 'topic-0'
 const MAX_EVENTS = 2_000_000
 const utf8 = new TextEncoder()
 
+type Kind = 'voter' | 'observer' | 'spare'
+
 class SimNode {
-  readonly data: MemoryPartitionData = emptyPartitionData()
+  data: MemoryPartitionData = emptyPartitionData()
   store = new MemoryQuorumStateStore()
   log: Log | undefined
   raft: PartitionRaft | undefined
@@ -70,11 +90,23 @@ class SimNode {
   verified = 0
   /** Crashed or stopping, with a restart pending. */
   down = false
+  /** Crashed for good. */
+  dead = false
+  /** Holds a replica (its raft runs whenever the process does). */
+  hosting: boolean
+  /** A replica is being started or deleted. */
+  busy = false
 
   constructor(
     readonly id: string,
-    readonly voter: boolean,
-  ) {}
+    readonly kind: Kind,
+  ) {
+    this.hosting = kind !== 'spare'
+  }
+
+  get up(): boolean {
+    return !this.down && !this.dead
+  }
 }
 
 export async function runSimulation(options: SimulationOptions): Promise<SimulationResult> {
@@ -87,17 +119,22 @@ class RaftSimulation {
   private readonly net: SimNetwork
   private readonly nodes: SimNode[]
   private readonly voterIds: string[]
+  private readonly observerIds: string[]
+  private readonly placement: string[]
   private readonly violations: string[] = []
-  private readonly checker = new SafetyChecker((message) => this.violate(message))
+  private readonly checker: SafetyChecker
   private readonly dirty = new Set<SimNode>()
   private readonly acked: { value: string; offset: number }[] = []
+  private published: PublishedAssignment | undefined
   private chaos = true
   private fullCheckDue = false
   private events = 0
   private produced = 0
   private inflight = 0
   private crashes = 0
-  private pendingRestarts = 0
+  private lost = 0
+  private removed = 0
+  private pending = 0
   private readonly logCounts: Record<string, number> = {}
 
   constructor(private readonly options: SimulationOptions) {
@@ -105,17 +142,21 @@ class RaftSimulation {
     this.net = new SimNetwork(this.clock, this.rng, {
       dropRate: 0,
       duplicateRate: 0.03,
-      minDelayMs: 1,
-      maxDelayMs: 12,
+      minDelayMs: options.delayMs?.[0] ?? 1,
+      maxDelayMs: options.delayMs?.[1] ?? 12,
       slowRate: 0.03,
       slowDelayMs: 150,
     })
     this.voterIds = Array.from({ length: options.voters }, (_, i) => `v${i}`)
-    const observerIds = Array.from({ length: options.observers ?? 0 }, (_, i) => `o${i}`)
+    this.observerIds = Array.from({ length: options.observers ?? 0 }, (_, i) => `o${i}`)
+    const spareIds = Array.from({ length: options.spares ?? 0 }, (_, i) => `s${i}`)
     this.nodes = [
-      ...this.voterIds.map((id) => new SimNode(id, true)),
-      ...observerIds.map((id) => new SimNode(id, false)),
+      ...this.voterIds.map((id) => new SimNode(id, 'voter')),
+      ...this.observerIds.map((id) => new SimNode(id, 'observer')),
+      ...spareIds.map((id) => new SimNode(id, 'spare')),
     ]
+    this.placement = placementOrder(options.seed, [...this.voterIds, ...spareIds])
+    this.checker = new SafetyChecker((message) => this.violate(message), this.voterIds)
     for (const node of this.nodes) this.net.add(node.id)
   }
 
@@ -130,21 +171,17 @@ class RaftSimulation {
       () => this.produce(),
     )
     this.every(
+      () => this.rng.int(10, 40),
+      () => this.gossip(),
+      true,
+    )
+    this.every(
       () => 400,
       () => {
         this.fullCheckDue = true
-        if (process.env.RAFT_SIM_TRACE)
-          console.log(
-            this.clock.now(),
-            this.net.messages,
-            this.nodes
-              .map(
-                (n) =>
-                  `${n.id}:${n.raft?.role}/${n.raft?.epoch}/${n.raft?.leaderId} leo=${n.log?.logEndOffset} hw=${n.log?.highWatermark}`,
-              )
-              .join(' | '),
-          )
+        if (process.env.RAFT_SIM_TRACE) console.log(this.clock.now(), this.net.messages, this.describeNodes())
       },
+      true,
     )
     await this.runFor(this.options.chaosMs ?? 2000)
     this.chaos = false
@@ -163,6 +200,8 @@ class RaftSimulation {
         crashes: this.crashes,
         messages: this.net.messages,
         committed: this.checker.committedEnd,
+        lost: this.lost,
+        removed: this.removed,
         logs: this.logCounts,
       },
     }
@@ -184,48 +223,61 @@ class RaftSimulation {
     this.clock.advanceTo(end)
   }
 
-  private every(interval: () => number, fn: () => void): void {
+  /** Runs `fn` every `interval()` while the chaos lasts (or for the whole run). */
+  private every(interval: () => number, fn: () => void, always = false): void {
     const tick = (): void => {
-      if (!this.chaos) return
+      if (!this.chaos && !always) return
       fn()
       this.clock.setTimeout(tick, interval())
     }
     this.clock.setTimeout(tick, interval())
   }
 
-  // ---- replicas ----
+  // ---- processes and replicas ----
 
+  /** The process starts; it runs its replica if it holds one. */
   private async startNode(node: SimNode): Promise<void> {
+    node.down = false
+    const endpoint = this.net.endpoints.get(node.id)!
+    endpoint.up = true
+    if (node.hosting) await this.openReplica(node, undefined)
+  }
+
+  /** Opens the node's replica: from its stored state, or — a new learner — from the assignment. */
+  private async openReplica(node: SimNode, assignment: PublishedAssignment | undefined): Promise<void> {
     node.log = await openMemoryLog({ name: `${PARTITION}@${node.id}`, data: node.data, clock: () => this.clock.now() })
+    const voters = assignment?.voters ?? this.voterIds
     const raft = new PartitionRaft({
       partition: PARTITION,
       localId: node.id,
-      voters: this.voterIds,
-      observers: this.nodes.filter((n) => !n.voter).map((n) => n.id),
+      voters,
+      votersOffset: assignment?.votersOffset ?? -1,
+      observers: [...this.observerIds, ...(voters.includes(node.id) || node.kind === 'observer' ? [] : [node.id])],
+      placement: {
+        replicationFactor: this.options.voters,
+        candidates: () => this.placement.filter((id) => !this.node(id).dead),
+      },
       log: node.log,
       store: node.store,
       transport: this.net.transportFor(node.id),
       clock: this.clock,
       random: () => this.rng.next(),
       logger: this.loggerFor(node.id),
-      config: SIM_RAFT_CONFIG,
+      config: { ...SIM_RAFT_CONFIG, ...this.options.config },
       rules: this.options.rules,
     })
     node.raft = raft
-    node.down = false
     node.verified = 0 // the reopened log's high watermark is its last checkpoint: verify again from 0
-    const endpoint = this.net.endpoints.get(node.id)!
-    endpoint.raft = raft
-    endpoint.up = true
+    this.net.endpoints.get(node.id)!.raft = raft
     raft.onChange((change) => {
       if (change.role === 'leader') {
         this.checker.leaderElected(change.epoch, node.id)
         // Short-lived leaders, some of whose records reach only a minority, are what the
         // subtle election and commit rules are about: crash some new leaders almost at once.
-        if (this.chaos && this.rng.chance(0.15)) {
+        if (this.chaos && this.rng.chance(this.options.newLeaderCrashRate ?? 0.15)) {
           this.clock.setTimeout(
             () => {
-              if (node.raft === raft && !node.down) this.restartLater(node, this.crash(node))
+              if (node.raft === raft && node.up) this.restartLater(node, this.crash(node))
             },
             this.rng.int(1, 40),
           )
@@ -240,7 +292,6 @@ class RaftSimulation {
   /** Crash: everything in memory is lost; the log data and quorum store survive. */
   private async crash(node: SimNode): Promise<void> {
     const raft = node.raft
-    if (raft === undefined) return
     this.crashes++
     const endpoint = this.net.endpoints.get(node.id)!
     endpoint.up = false
@@ -249,7 +300,7 @@ class RaftSimulation {
     node.raft = undefined
     node.log = undefined
     if (this.options.forgetfulStore) node.store = new MemoryQuorumStateStore()
-    await raft.stop({ resign: false })
+    await raft?.stop({ resign: false })
   }
 
   /** Graceful stop: a leader resigns first (EndQuorumEpoch), then the process goes away. */
@@ -258,10 +309,68 @@ class RaftSimulation {
     await this.crash(node)
   }
 
+  /** The host deletes a replica the partition no longer needs (removed, or a learner given up on). */
+  private async removeReplica(node: SimNode): Promise<void> {
+    if (this.checker.committedVoters.includes(node.id)) {
+      this.violate(`${node.id} deleted its replica while a voter of the committed set ${this.checker.committedVoters}`)
+    }
+    const raft = node.raft
+    this.net.endpoints.get(node.id)!.raft = undefined
+    node.raft = undefined
+    node.log = undefined
+    node.hosting = false
+    await raft?.stop({ resign: false })
+    node.data = emptyPartitionData()
+    node.store = new MemoryQuorumStateStore()
+    node.verified = 0
+    this.removed++
+  }
+
+  /** Metadata reaches the hosts: the newest leader's assignment, acted on by every running node. */
+  private gossip(): void {
+    this.published = newestAssignment(this.nodes, this.published) ?? this.published
+    const published = this.published
+    if (published === undefined) return
+    for (const node of this.nodes) {
+      if (node.busy) continue
+      const action = hostAction(node, published)
+      if (action === undefined) continue
+      node.busy = true
+      this.pending++
+      const work =
+        action === 'remove'
+          ? this.removeReplica(node)
+          : (async () => {
+              node.hosting = true
+              await this.openReplica(node, published)
+            })()
+      work
+        .catch((err: unknown) => this.violate(`${action} on ${node.id} failed: ${String(err)}`))
+        .finally(() => {
+          node.busy = false
+          this.pending--
+        })
+    }
+  }
+
   private chaosStep(): void {
     const r = this.rng.next()
-    const running = this.nodes.filter((n) => n.raft !== undefined && !n.down)
-    if (r < 0.08 && running.length > 0) {
+    const running = this.nodes.filter((n) => n.up && !n.busy)
+    const spares = this.options.spares ?? 0
+    // A voter lost for good: only a replacement brings the partition back to full strength. One
+    // at a time (a lost majority cannot be repaired by anyone): the next only once the last was replaced.
+    const repaired = [...this.checker.committedVoters, ...(this.published?.voters ?? [])].every(
+      (id) => !this.node(id).dead,
+    )
+    if (r < 0.02 && this.lost < spares && repaired) {
+      const victims = running.filter((n) => n.raft?.isVoter === true)
+      if (victims.length === 0) return
+      const node = this.rng.pick(victims)
+      node.dead = true
+      node.down = true
+      this.lost++
+      void this.crash(node)
+    } else if (r < 0.08 && running.length > 0) {
       const node = this.rng.pick(running)
       this.restartLater(node, this.crash(node))
     } else if (r < 0.12 && running.length > 0) {
@@ -282,11 +391,12 @@ class RaftSimulation {
 
   private restartLater(node: SimNode, stopping: Promise<void>): void {
     node.down = true
-    this.pendingRestarts++
+    this.pending++
     const restart = (): void => {
-      this.startNode(node)
+      const starting = node.dead ? Promise.resolve() : this.startNode(node)
+      starting
         .catch((err: unknown) => this.violate(`restart of ${node.id} failed: ${String(err)}`))
-        .finally(() => this.pendingRestarts--)
+        .finally(() => this.pending--)
     }
     stopping.then(() => this.clock.setTimeout(restart, this.rng.int(30, 600)))
   }
@@ -323,10 +433,13 @@ class RaftSimulation {
   private async heal(): Promise<void> {
     this.net.partition(undefined)
     this.net.conditions.dropRate = 0
-    // Pending stops and restarts finish on the clock (each within ~1 s of sim time).
-    for (let i = 0; i < 100 && this.pendingRestarts > 0; i++) await this.runFor(20)
-    if (this.pendingRestarts > 0) this.violate('restarts did not finish')
-    for (const node of this.nodes) if (node.raft === undefined) await this.startNode(node)
+    // Pending stops, restarts and host actions finish on the clock (each within ~1 s of sim time).
+    for (let i = 0; i < 100 && this.pending > 0; i++) await this.runFor(20)
+    if (this.pending > 0) this.violate('restarts did not finish')
+    for (const node of this.nodes) {
+      if (node.dead && this.options.revive) node.dead = false
+      if (!node.dead && node.down) await this.startNode(node)
+    }
   }
 
   private leader(): SimNode | undefined {
@@ -359,29 +472,58 @@ class RaftSimulation {
     }
     if (!committed) return this.violate(`no write committed within ${healMs} ms after healing`)
     while (this.clock.now() < deadline && this.violations.length === 0) {
-      const leader = this.leader()?.raft
-      const end = leader?.log.logEndOffset
-      const converged =
-        leader !== undefined &&
-        leader.highWatermark === end &&
-        this.nodes.every((n) => n.log?.logEndOffset === end && n.log.highWatermark === end)
-      if (converged) return
+      if (this.settled()) return
       await this.runFor(25)
     }
-    const state = this.nodes.map(
-      (n) => `${n.id}:${n.raft?.role}/${n.raft?.epoch} leo=${n.log?.logEndOffset} hw=${n.log?.highWatermark}`,
+    this.violate(`replicas did not converge after healing: ${this.describeNodes()}`)
+  }
+
+  /**
+   * Done healing: the replication factor is back (as many voters as at the start, none lost for
+   * good, no learner or change pending), the preferred voter leads, only the voters and the
+   * observers hold a replica, and every replica holds and has committed the same log.
+   */
+  private settled(): boolean {
+    const leader = this.leader()?.raft
+    const assignment = leader?.assignment()
+    if (leader === undefined || assignment === undefined) return false
+    const end = leader.log.logEndOffset
+    const hosts = [...assignment.voters, ...this.observerIds].sort()
+    const hosting = this.nodes.filter((n) => n.hosting && !n.dead).map((n) => n.id)
+    return (
+      assignment.voters.length === this.options.voters &&
+      assignment.observers.join() === this.observerIds.join() &&
+      assignment.voters.every((id) => !this.node(id).dead) &&
+      assignment.voters[0] === leader.localId &&
+      hosting.sort().join() === hosts.join() &&
+      leader.highWatermark === end &&
+      this.nodes.every((n) => !n.hosting || n.dead || (n.log?.logEndOffset === end && n.log.highWatermark === end))
     )
-    this.violate(`replicas did not converge after healing: ${state.join(' ')}`)
   }
 
   // ---- invariants ----
+
+  private node(id: string): SimNode {
+    return this.nodes.find((n) => n.id === id)!
+  }
+
+  private describeNodes(): string {
+    return this.nodes
+      .map((n) => {
+        const state =
+          n.raft === undefined ? (n.dead ? 'dead' : n.down ? 'down' : 'idle') : `${n.raft.role}/${n.raft.epoch}`
+        return `${n.id}:${state} leo=${n.log?.logEndOffset} hw=${n.log?.highWatermark} voters=${n.raft?.voterSet?.voters.join(',')}`
+      })
+      .join(' | ')
+  }
 
   private violate(message: string): void {
     if (this.violations.length < 20) this.violations.push(`t=${this.clock.now()} ${message}`)
   }
 
   private loggerFor(id: string): Logger {
-    const count = (_obj: object, msg?: string): void => {
+    const count = (obj: object, msg?: string): void => {
+      if (process.env.RAFT_SIM_NODE === id) console.log(this.clock.now(), id, msg, describe(obj))
       const key = msg ?? '?'
       this.logCounts[key] = (this.logCounts[key] ?? 0) + 1
     }
@@ -401,7 +543,11 @@ class RaftSimulation {
     if (this.dirty.size === 0) return
     const nodes = [...this.dirty]
     this.dirty.clear()
-    for (const node of nodes) if (node.log !== undefined) await this.verify(node, node.verified)
+    for (const node of nodes) {
+      if (node.log === undefined) continue
+      await this.verify(node, node.verified)
+      if (node.raft?.role === 'leader') await this.checker.checkVoterChangesInFlight(node.id, node.log)
+    }
   }
 
   private async verify(node: SimNode, from: number): Promise<void> {
@@ -410,6 +556,7 @@ class RaftSimulation {
 
   private async finalChecks(): Promise<void> {
     for (const node of this.nodes) {
+      if (!node.hosting || node.dead) continue
       await this.verify(node, 0)
       await this.checker.checkAcknowledged(node.id, node.log!, this.acked)
     }
