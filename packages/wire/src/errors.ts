@@ -17,9 +17,19 @@ export const ErrorCode = {
   REQUEST_TIMED_OUT: 7,
   NETWORK_EXCEPTION: 13,
   MESSAGE_TOO_LARGE: 10,
+  OFFSET_METADATA_TOO_LARGE: 12,
+  COORDINATOR_LOAD_IN_PROGRESS: 14,
+  COORDINATOR_NOT_AVAILABLE: 15,
+  NOT_COORDINATOR: 16,
   INVALID_TOPIC_EXCEPTION: 17,
   RECORD_LIST_TOO_LARGE: 18,
   NOT_ENOUGH_REPLICAS: 19,
+  ILLEGAL_GENERATION: 22,
+  INCONSISTENT_GROUP_PROTOCOL: 23,
+  INVALID_GROUP_ID: 24,
+  UNKNOWN_MEMBER_ID: 25,
+  INVALID_SESSION_TIMEOUT: 26,
+  REBALANCE_IN_PROGRESS: 27,
   INVALID_TIMESTAMP: 32,
   TOPIC_ALREADY_EXISTS: 36,
   INVALID_PARTITIONS: 37,
@@ -30,9 +40,13 @@ export const ErrorCode = {
   DUPLICATE_SEQUENCE_NUMBER: 46,
   INVALID_PRODUCER_EPOCH: 47,
   KAFKA_STORAGE_ERROR: 56,
+  NON_EMPTY_GROUP: 68,
+  GROUP_ID_NOT_FOUND: 69,
   FENCED_LEADER_EPOCH: 74,
   UNKNOWN_LEADER_EPOCH: 75,
   UNSUPPORTED_COMPRESSION_TYPE: 76,
+  GROUP_MAX_SIZE_REACHED: 81,
+  FENCED_INSTANCE_ID: 82,
   INVALID_RECORD: 87,
 } as const
 
@@ -255,6 +269,128 @@ export class InvalidRequestError extends TributaryError {
   }
 }
 
+// ---- consumer groups ----
+
+/** The group's coordinator is loading its state from `__consumer_offsets` (after a failover); retry shortly. */
+export class CoordinatorLoadInProgressError extends TributaryError {
+  static override name = 'CoordinatorLoadInProgressError'
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { ...options, code: ErrorCode.COORDINATOR_LOAD_IN_PROGRESS, retriable: true })
+  }
+}
+
+/** No coordinator can serve the group right now (its `__consumer_offsets` partition has no leader). */
+export class CoordinatorNotAvailableError extends TributaryError {
+  static override name = 'CoordinatorNotAvailableError'
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { ...options, code: ErrorCode.COORDINATOR_NOT_AVAILABLE, retriable: true })
+  }
+}
+
+/** The peer asked is not (or no longer) the group's coordinator; find the coordinator again. */
+export class NotCoordinatorError extends TributaryError {
+  static override name = 'NotCoordinatorError'
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { ...options, code: ErrorCode.NOT_COORDINATOR, retriable: true })
+  }
+}
+
+/** A commit's metadata string is longer than the coordinator keeps. */
+export class OffsetMetadataTooLargeError extends TributaryError {
+  static override name = 'OffsetMetadataTooLargeError'
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { ...options, code: ErrorCode.OFFSET_METADATA_TOO_LARGE, retriable: false })
+  }
+}
+
+/** The request names a generation the group has moved past: the member must rejoin. */
+export class IllegalGenerationError extends TributaryError {
+  static override name = 'IllegalGenerationError'
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { ...options, code: ErrorCode.ILLEGAL_GENERATION, retriable: false })
+  }
+}
+
+/**
+ * A commit for a partition the member does not hold in the current generation. Kafka has no code
+ * of its own for this; it travels as ILLEGAL_GENERATION, which makes a Kafka client rejoin too.
+ */
+export class PartitionNotOwnedError extends IllegalGenerationError {
+  static override name = 'PartitionNotOwnedError'
+}
+
+/** The member's protocol type or assignors share nothing with the group's current members. */
+export class InconsistentGroupProtocolError extends TributaryError {
+  static override name = 'InconsistentGroupProtocolError'
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { ...options, code: ErrorCode.INCONSISTENT_GROUP_PROTOCOL, retriable: false })
+  }
+}
+
+export class InvalidGroupIdError extends TributaryError {
+  static override name = 'InvalidGroupIdError'
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { ...options, code: ErrorCode.INVALID_GROUP_ID, retriable: false })
+  }
+}
+
+/** The coordinator does not know this member id (it was removed, or never joined): rejoin without it. */
+export class UnknownMemberIdError extends TributaryError {
+  static override name = 'UnknownMemberIdError'
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { ...options, code: ErrorCode.UNKNOWN_MEMBER_ID, retriable: false })
+  }
+}
+
+/** A session timeout outside the range the coordinator allows. */
+export class InvalidSessionTimeoutError extends TributaryError {
+  static override name = 'InvalidSessionTimeoutError'
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { ...options, code: ErrorCode.INVALID_SESSION_TIMEOUT, retriable: false })
+  }
+}
+
+/** The group is rebalancing: the member must rejoin before this request can succeed. */
+export class RebalanceInProgressError extends TributaryError {
+  static override name = 'RebalanceInProgressError'
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { ...options, code: ErrorCode.REBALANCE_IN_PROGRESS, retriable: false })
+  }
+}
+
+/** Deleting a group, or resetting its offsets, needs it to have no members. */
+export class NonEmptyGroupError extends TributaryError {
+  static override name = 'NonEmptyGroupError'
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { ...options, code: ErrorCode.NON_EMPTY_GROUP, retriable: false })
+  }
+}
+
+export class GroupIdNotFoundError extends TributaryError {
+  static override name = 'GroupIdNotFoundError'
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { ...options, code: ErrorCode.GROUP_ID_NOT_FOUND, retriable: false })
+  }
+}
+
+export class GroupMaxSizeReachedError extends TributaryError {
+  static override name = 'GroupMaxSizeReachedError'
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { ...options, code: ErrorCode.GROUP_MAX_SIZE_REACHED, retriable: false })
+  }
+}
+
+/**
+ * Another process has since joined with the same `groupInstanceId` (static membership): this one is
+ * a zombie and must stop.
+ */
+export class FencedInstanceIdError extends TributaryError {
+  static override name = 'FencedInstanceIdError'
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { ...options, code: ErrorCode.FENCED_INSTANCE_ID, retriable: false })
+  }
+}
+
 type ErrorClass = new (message: string, options?: ErrorOptions) => TributaryError
 
 /**
@@ -287,6 +423,20 @@ const errorByCode = new Map<number, ErrorClass>([
   [ErrorCode.UNKNOWN_LEADER_EPOCH, UnknownLeaderEpochError],
   [ErrorCode.UNSUPPORTED_COMPRESSION_TYPE, UnsupportedCompressionError],
   [ErrorCode.INVALID_RECORD, InvalidRecordError],
+  [ErrorCode.OFFSET_METADATA_TOO_LARGE, OffsetMetadataTooLargeError],
+  [ErrorCode.COORDINATOR_LOAD_IN_PROGRESS, CoordinatorLoadInProgressError],
+  [ErrorCode.COORDINATOR_NOT_AVAILABLE, CoordinatorNotAvailableError],
+  [ErrorCode.NOT_COORDINATOR, NotCoordinatorError],
+  [ErrorCode.ILLEGAL_GENERATION, IllegalGenerationError],
+  [ErrorCode.INCONSISTENT_GROUP_PROTOCOL, InconsistentGroupProtocolError],
+  [ErrorCode.INVALID_GROUP_ID, InvalidGroupIdError],
+  [ErrorCode.UNKNOWN_MEMBER_ID, UnknownMemberIdError],
+  [ErrorCode.INVALID_SESSION_TIMEOUT, InvalidSessionTimeoutError],
+  [ErrorCode.REBALANCE_IN_PROGRESS, RebalanceInProgressError],
+  [ErrorCode.NON_EMPTY_GROUP, NonEmptyGroupError],
+  [ErrorCode.GROUP_ID_NOT_FOUND, GroupIdNotFoundError],
+  [ErrorCode.GROUP_MAX_SIZE_REACHED, GroupMaxSizeReachedError],
+  [ErrorCode.FENCED_INSTANCE_ID, FencedInstanceIdError],
 ])
 
 /** The error a peer meant by `code`. Unknown codes keep their number with UNKNOWN_SERVER_ERROR semantics. */
