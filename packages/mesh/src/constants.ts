@@ -97,10 +97,14 @@ export const PEER_KEY_FILE = 'peer-key'
  * Per-partition Raft timing of a peer. A follower stands after 1-1.5 s without a successful
  * fetch (jittered so followers do not split the vote), a candidate retries after 0.5-1 s,
  * replicas long-poll the leader for up to 300 ms: a dead leader is replaced in about 1.1-1.6 s.
+ * Leaders check every 30 s that they are their partition's preferred leader (Kafka checks every
+ * 300 s; peers restart far more often than brokers, and a hand-over costs one election). A voter
+ * out of sync for 60 s (after the 30 s lag of the in-sync set) is replaced.
  */
 export const DEFAULT_PEER_RAFT = {
   fetchTimeoutMs: 1000,
   electionTimeoutMs: 500,
   fetchMaxWaitMs: 300,
   requestTimeoutMs: 1000,
+  leaderImbalanceCheckIntervalMs: 30_000,
 } as const

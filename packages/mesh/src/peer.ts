@@ -7,7 +7,13 @@ import { listOffsetsHandler } from './handlers/offsets.js'
 import { produceHandler } from './handlers/produce.js'
 import { componentLogger, type Logger, silentLogger } from './logger.js'
 import { Membership } from './membership/index.js'
-import { MetadataStore, PartitionStates, TOPIC_KEY_PREFIX, TopicRegistry } from './metadata/index.js'
+import {
+  MetadataStore,
+  PARTITION_KEY_PREFIX,
+  PartitionStates,
+  TOPIC_KEY_PREFIX,
+  TopicRegistry,
+} from './metadata/index.js'
 import { MetadataSync, type SnapshotPersistence } from './metadata-sync.js'
 import { createMeshNode, type MeshNode, type MeshNodeOptions } from './node/index.js'
 import type { HostedPartition } from './partitions/hosted-partition.js'
@@ -16,7 +22,8 @@ import { MemoryLogFactory } from './partitions/memory-log-factory.js'
 import { PartitionManager } from './partitions/partition-manager.js'
 import type { TopicView } from './partitions/topic-view.js'
 import { registerPerfProtocol } from './perf.js'
-import type { RaftConfig } from './raft/index.js'
+import { placeReplicas } from './placement.js'
+import type { Assignment, RaftConfig } from './raft/index.js'
 import { RaftRpc } from './raft-rpc.js'
 import { payloadLength, type RpcHandler, registerRpcHandler, type UnregisterRpcHandler } from './rpc/index.js'
 
@@ -31,7 +38,10 @@ export interface PeerOptions
   heartbeatIntervalMs?: number
   failureTimeoutMs?: number
   retentionCheckIntervalMs?: number
-  /** Per-partition Raft timing (election and fetch timeouts, long-poll wait, ISR lag). */
+  /**
+   * Per-partition Raft settings: election and fetch timeouts, long-poll wait, ISR lag, the
+   * replacement delay of a voter out of sync, preferred-leader balancing.
+   */
   raft?: Partial<RaftConfig>
   logger?: Logger
 }
@@ -110,6 +120,13 @@ export class Peer implements HandlerContext {
       logger: componentLogger(logger, 'partitions'),
       transport: this.raftRpc,
       raftConfig: { ...DEFAULT_PEER_RAFT, ...options.raft },
+      published: (topic, partition) => this.publishedAssignment(topic, partition),
+      candidates: (topic, partition) => {
+        // Placement's rendezvous order over the voting peers alive now: every leader of the
+        // partition ranks them the same, so a replacement is deterministic.
+        const voters = this.voters()
+        return voters.length === 0 ? [] : placeReplicas(topic.topicId, partition, voters.length, voters)
+      },
       onRaftChange: (hosted) => {
         const leader = hosted.raft.leaderId
         if (this.lastLeaders.get(hosted) !== leader) {
@@ -132,6 +149,17 @@ export class Peer implements HandlerContext {
 
   /** @internal */
   async start(): Promise<void> {
+    this.store.onChange((key) => {
+      if (!key.startsWith(PARTITION_KEY_PREFIX)) return
+      // `partition/<topic>/<n>`; topic names have no '/'.
+      const at = key.lastIndexOf('/')
+      const topic = key.slice(PARTITION_KEY_PREFIX.length, at)
+      const partition = Number(key.slice(at + 1))
+      if (!Number.isSafeInteger(partition) || partition < 0) return
+      this.partitions
+        .applyAssignment(topic, partition)
+        .catch((err: unknown) => this.logger.error({ err, topic, partition }, 'could not apply an assignment'))
+    })
     this.registry.onTopicChange((change) => {
       const applied =
         change.type === 'deleted'
@@ -247,8 +275,28 @@ export class Peer implements HandlerContext {
     }))
   }
 
+  /**
+   * Every topic, each partition's replica list being its current voter set: the topic's
+   * placement until a leader replaced a voter, then the committed set that leader published.
+   */
   topics(): TopicView[] {
-    return this.registry.listTopics()
+    return this.registry.listTopics().map((topic) => {
+      let replicas: Array<readonly string[]> | undefined
+      for (let p = 0; p < topic.partitions; p++) {
+        const published = this.publishedAssignment(topic, p)
+        if (published === undefined || published.votersOffset < 0) continue
+        replicas ??= [...topic.replicas]
+        replicas[p] = published.voters
+      }
+      return replicas === undefined ? topic : { ...topic, replicas }
+    })
+  }
+
+  /** The assignment the leader of a partition last published, if it is for this topic id. */
+  private publishedAssignment(topic: TopicView, partition: number): Assignment | undefined {
+    const state = this.partitionStates.get(topic.name, partition)
+    if (state === undefined || state.topicId !== topic.topicId || state.voters.length === 0) return undefined
+    return { voters: state.voters, votersOffset: state.votersOffset, observers: state.observers }
   }
 
   /**
@@ -279,7 +327,8 @@ export class Peer implements HandlerContext {
     const { raft } = hosted
     if (!hosted.isLeader || this.stopping !== undefined) return
     const view = this.partitions.topic(hosted.topic)
-    if (view === undefined || view.topicId !== hosted.topicId) return
+    const assignment = raft.assignment()
+    if (view === undefined || view.topicId !== hosted.topicId || assignment === undefined) return
     try {
       this.partitionStates.publish({
         topic: hosted.topic,
@@ -287,9 +336,10 @@ export class Peer implements HandlerContext {
         topicId: hosted.topicId,
         leader: this.peerId,
         leaderEpoch: raft.epoch,
-        voters: [...(view.replicas[hosted.partition] ?? [])],
-        inSync: raft.inSyncVoters(),
-        observers: [],
+        voters: [...assignment.voters],
+        votersOffset: assignment.votersOffset,
+        inSync: raft.inSyncVoters().filter((v) => assignment.voters.includes(v)),
+        observers: [...assignment.observers],
         highWatermark: hosted.log.highWatermark,
         logEndOffset: hosted.log.logEndOffset,
       })

@@ -14,8 +14,12 @@ export interface PartitionStateView {
   topicId: string
   leader: string
   leaderEpoch: number
+  /** The committed voter set, preferred leader first: the partition's replica list. */
   voters: string[]
+  /** Offset of the VotersRecord that made `voters` the set (-1: the topic's placement). */
+  votersOffset: number
   inSync: string[]
+  /** Replicas that must host the partition without being committed voters (learners, voters being added). */
   observers: string[]
   highWatermark: number
   logEndOffset: number
@@ -30,6 +34,12 @@ export function partitionKey(topic: string, partition: number): string {
  * leader, epoch, voters and in-sync set when they change, so any peer can answer a client's
  * metadata request. Last-writer-wins can briefly prefer a deposed leader's late write; readers
  * take the record as a hint and, among records they see, never go back to a lower epoch.
+ *
+ * The voter set is the exception to "a hint": it is the leader's *committed* set, with the offset
+ * of its VotersRecord, and it overrides the topic's placement as the partition's replica list
+ * once a voter has been replaced. Committed sets are ordered by that offset, so a publisher
+ * never replaces a newer set with an older one (a new leader may not know yet how far the last
+ * one committed), and peers decide from it which replicas to host and which to delete.
  */
 export class PartitionStates {
   private readonly decoded = new WeakMap<Entry, PartitionStateView | null>()
@@ -45,10 +55,19 @@ export class PartitionStates {
   /** Writes the state if it differs from what the map holds (and is not older). */
   publish(view: PartitionStateView): boolean {
     const current = this.get(view.topic, view.partition)
+    let next = view
     if (current !== undefined && current.topicId === view.topicId) {
       if (current.leaderEpoch > view.leaderEpoch) return false
-      if (sameState(current, view)) return false
+      if (current.votersOffset > view.votersOffset) {
+        next = { ...view, voters: current.voters, votersOffset: current.votersOffset }
+      }
+      if (sameState(current, next)) return false
     }
+    this.write(next)
+    return true
+  }
+
+  private write(view: PartitionStateView): void {
     this.store.set(
       partitionKey(view.topic, view.partition),
       PartitionState.encode({
@@ -56,13 +75,13 @@ export class PartitionStates {
         leader: view.leader,
         leaderEpoch: view.leaderEpoch,
         voters: view.voters,
+        votersOffset: view.votersOffset,
         inSync: view.inSync,
         observers: view.observers,
         highWatermark: view.highWatermark,
         logEndOffset: view.logEndOffset,
       }),
     )
-    return true
   }
 
   get(topic: string, partition: number): PartitionStateView | undefined {
@@ -89,6 +108,7 @@ function sameState(a: PartitionStateView, b: PartitionStateView): boolean {
     a.leader === b.leader &&
     a.leaderEpoch === b.leaderEpoch &&
     a.voters.join() === b.voters.join() &&
+    a.votersOffset === b.votersOffset &&
     a.inSync.join() === b.inSync.join() &&
     a.observers.join() === b.observers.join()
   )
@@ -100,14 +120,18 @@ function decodeState(topic: string, partition: number, bytes: Uint8Array, logger
       limits: { voters: MAX_REPLICAS, inSync: MAX_REPLICAS, observers: MAX_REPLICAS },
     })
     const ids = [s.leader, ...s.voters, ...s.inSync, ...s.observers]
+    const votersOffset = s.votersOffset ?? -1
     if (
-      ids.some((id) => id.length > MAX_ID_LENGTH) ||
+      ids.some((id) => id.length === 0 || id.length > MAX_ID_LENGTH) ||
+      new Set(s.voters).size !== s.voters.length ||
       !Number.isSafeInteger(s.highWatermark) ||
-      !Number.isSafeInteger(s.logEndOffset)
+      !Number.isSafeInteger(s.logEndOffset) ||
+      !Number.isSafeInteger(votersOffset) ||
+      votersOffset < -1
     ) {
       throw new Error('field out of bounds')
     }
-    return { topic, partition, ...s }
+    return { topic, partition, ...s, votersOffset }
   } catch (err) {
     logger.warn({ topic, partition, err }, 'ignored an invalid partition state record')
     return null

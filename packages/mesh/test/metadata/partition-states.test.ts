@@ -9,6 +9,7 @@ const view = (epoch: number, leader = 'peer-a') => ({
   leader,
   leaderEpoch: epoch,
   voters: ['peer-a', 'peer-b', 'peer-c'],
+  votersOffset: -1,
   inSync: ['peer-a', 'peer-b'],
   observers: [],
   highWatermark: 10,
@@ -26,6 +27,19 @@ describe('mesh > metadata > partition states', () => {
     expect(states.publish({ ...view(4, 'peer-b') })).toBe(true)
     expect(states.publish(view(3))).toBe(false)
     expect(states.get('orders', 2)?.leader).toBe('peer-b')
+  })
+
+  it('keeps the newest committed voter set: a new leader that knows an older one does not undo a replacement', () => {
+    const store = new MetadataStore({ peerId: 'peer-a' })
+    const states = new PartitionStates(store)
+    const replaced = { ...view(3), voters: ['peer-a', 'peer-d', 'peer-c'], votersOffset: 40 }
+    expect(states.publish(replaced)).toBe(true)
+    expect(states.publish({ ...view(4, 'peer-c'), votersOffset: 12 })).toBe(true)
+    expect(states.get('orders', 2)).toMatchObject({ leader: 'peer-c', leaderEpoch: 4, ...pick(replaced) })
+    expect(states.publish({ ...view(4, 'peer-c'), voters: ['peer-a', 'peer-d', 'peer-e'], votersOffset: 55 })).toBe(
+      true,
+    )
+    expect(states.get('orders', 2)).toMatchObject({ voters: ['peer-a', 'peer-d', 'peer-e'], votersOffset: 55 })
   })
 
   it('spreads to another store and ignores records that do not decode', () => {
@@ -46,3 +60,7 @@ describe('mesh > metadata > partition states', () => {
     expect(states.get('orders', 2)).toBeUndefined()
   })
 })
+
+function pick(v: { voters: string[]; votersOffset: number }) {
+  return { voters: v.voters, votersOffset: v.votersOffset }
+}
