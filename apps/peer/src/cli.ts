@@ -10,6 +10,13 @@ function port(value: string): number {
   return n
 }
 
+function millis(value: string): number {
+  const n = Number(value)
+  if (!Number.isSafeInteger(n) || n <= 0)
+    throw new InvalidArgumentError('must be a positive whole number of milliseconds')
+  return n
+}
+
 function collect(value: string, previous: string[]): string[] {
   return [...previous, ...value.split(',').filter((v) => v.trim() !== '')]
 }
@@ -34,6 +41,22 @@ export function buildProgram(): Command {
     .option('--bootstrap <multiaddr>', 'a peer to join through (repeatable, or comma-separated)', collect, [])
     .option('--no-voter', 'replicate without voting or being placed as a replica')
     .option('--log-level <level>', 'trace | debug | info | warn | error', DEFAULTS.logLevel)
+    .option(
+      '--replica-lag-time-max-ms <ms>',
+      'a voter not caught up for this long leaves the in-sync set (Kafka replica.lag.time.max.ms; default 30000)',
+      millis,
+    )
+    .option(
+      '--replica-replacement-delay-ms <ms>',
+      'a voter out of the in-sync set for this long is replaced by another peer (default 60000)',
+      millis,
+    )
+    .option(
+      '--leader-imbalance-check-interval-ms <ms>',
+      'how often leaders hand leadership back to preferred leaders (default 30000)',
+      millis,
+    )
+    .option('--no-auto-leader-rebalance', 'never hand leadership back to preferred leaders')
     .action(
       async (opts: {
         data: string
@@ -44,6 +67,10 @@ export function buildProgram(): Command {
         bootstrap: string[]
         voter: boolean
         logLevel: string
+        replicaLagTimeMaxMs?: number
+        replicaReplacementDelayMs?: number
+        leaderImbalanceCheckIntervalMs?: number
+        autoLeaderRebalance: boolean
       }) => {
         await startPeerProcess({
           dataDir: opts.data,
@@ -57,6 +84,16 @@ export function buildProgram(): Command {
               : (process.env.TRIBUTARY_BOOTSTRAP?.split(',').filter(Boolean) ?? []),
           voter: opts.voter,
           logLevel: opts.logLevel,
+          raft: {
+            ...(opts.replicaLagTimeMaxMs === undefined ? {} : { replicaLagTimeMaxMs: opts.replicaLagTimeMaxMs }),
+            ...(opts.replicaReplacementDelayMs === undefined
+              ? {}
+              : { replicaReplacementDelayMs: opts.replicaReplacementDelayMs }),
+            ...(opts.leaderImbalanceCheckIntervalMs === undefined
+              ? {}
+              : { leaderImbalanceCheckIntervalMs: opts.leaderImbalanceCheckIntervalMs }),
+            autoLeaderRebalanceEnable: opts.autoLeaderRebalance,
+          },
         })
       },
     )

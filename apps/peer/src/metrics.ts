@@ -19,6 +19,8 @@ export interface ObservedPeer {
     replicaLag: Array<{ replica: string; lagOffsets: number }>
   }>
   leaderChanges(): number
+  /** What this peer's replicas did as leaders: voters added and removed, leadership hand-overs. */
+  raftStats(): { votersAdded: number; votersRemoved: number; leadershipTransfers: number }
   onRequest(listener: (event: RequestEvent) => void): () => void
 }
 
@@ -114,6 +116,28 @@ export function createMetrics(peer: ObservedPeer): { registry: Registry; stop():
     collect() {
       this.reset()
       this.inc(peer.leaderChanges())
+    },
+  })
+
+  new Counter({
+    name: 'tributary_voter_changes_total',
+    help: 'Voters added to and removed from partitions this peer led (a replaced voter counts one of each)',
+    labelNames: ['change'],
+    registers: [registry],
+    collect() {
+      this.reset()
+      const stats = peer.raftStats()
+      this.inc({ change: 'added' }, stats.votersAdded)
+      this.inc({ change: 'removed' }, stats.votersRemoved)
+    },
+  })
+  new Counter({
+    name: 'tributary_leadership_transfers_total',
+    help: 'Hand-overs of leadership to a preferred leader started by this peer',
+    registers: [registry],
+    collect() {
+      this.reset()
+      this.inc(peer.raftStats().leadershipTransfers)
     },
   })
 

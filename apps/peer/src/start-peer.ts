@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { createPeer, type Peer } from '@tributary/mesh'
+import { createPeer, type Peer, type PeerOptions } from '@tributary/mesh'
 import { FsLogFactory, snapshotFile } from '@tributary/mesh/node-storage'
 import { pino } from 'pino'
 import { lockDataDir } from './data-dir-lock.js'
@@ -25,6 +25,8 @@ export interface StartPeerOptions {
   bootstrap: string[]
   voter: boolean
   logLevel: string
+  /** Replication settings over the peer defaults (ISR lag, replacement delay, leader balancing). */
+  raft?: PeerOptions['raft']
 }
 
 /** What `peer start` writes to `<data>/peer.json` for the CLI and tests to find it. */
@@ -53,6 +55,7 @@ export async function startPeerProcess(options: StartPeerOptions): Promise<void>
       wsPort: options.wsPort,
       bootstrap: options.bootstrap,
       voter: options.voter,
+      ...(options.raft === undefined ? {} : { raft: options.raft }),
       storage: new FsLogFactory(join(dataDir, 'logs')),
       metadataPersistence: snapshotFile(dataDir),
       logger,
@@ -74,7 +77,7 @@ export async function startPeerProcess(options: StartPeerOptions): Promise<void>
         highWatermark: p.log.highWatermark,
         sizeBytes: p.log.sizeBytes,
         leader: p.isLeader,
-        voters: running.partitions.topic(p.topic)?.replicas[p.partition]?.length ?? 1,
+        voters: p.raft.voterSet?.voters.length ?? 1,
         inSync: p.isLeader ? p.raft.inSyncVoters().length : 0,
         replicaLag: p.isLeader
           ? p.raft
@@ -84,6 +87,7 @@ export async function startPeerProcess(options: StartPeerOptions): Promise<void>
           : [],
       })),
     leaderChanges: () => running.leaderChanges,
+    raftStats: () => running.partitions.raftStats(),
     onRequest: (listener) => running.onRequest(listener),
   })
   const http = await startHttpServer(
