@@ -35,6 +35,8 @@ export class Cluster {
   private constructor(
     readonly client: MeshNode,
     readonly root: string,
+    /** Extra `peer start` arguments every process gets (timing flags of a test). */
+    private readonly args: string[],
   ) {}
 
   /** Where every process's full output (JSON logs, debug level) is written. */
@@ -43,12 +45,12 @@ export class Cluster {
   }
 
   /** A seed and `size - 1` peers bootstrapping to it, each in `<root>/<n>`. */
-  static async start(client: MeshNode, root: string, size: number): Promise<Cluster> {
-    const cluster = new Cluster(client, root)
-    const seed = cluster.track(await startPeerProcess(join(root, 'p0')))
+  static async start(client: MeshNode, root: string, size: number, args: string[] = []): Promise<Cluster> {
+    const cluster = new Cluster(client, root, args)
+    const seed = cluster.track(await startPeerProcess(join(root, 'p0'), { args }))
     const rest = await Promise.all(
       Array.from({ length: size - 1 }, (_, i) =>
-        startPeerProcess(join(root, `p${i + 1}`), { bootstrap: [seed.address] }),
+        startPeerProcess(join(root, `p${i + 1}`), { bootstrap: [seed.address], args }),
       ),
     )
     for (const peer of rest) cluster.track(peer)
@@ -128,7 +130,7 @@ export class Cluster {
     const bootstrap = this.live()
       .filter((other) => other !== id)
       .map((other) => this.peer(other).address)
-    const again = await startPeerProcess(before.dataDir, { bootstrap })
+    const again = await startPeerProcess(before.dataDir, { bootstrap, args: this.args })
     if (again.peerId !== id) throw new Error(`restart of ${before.dataDir} came back as ${again.peerId}`)
     return this.track(again)
   }
@@ -191,12 +193,17 @@ export class Cluster {
     )
   }
 
-  /** Each hosted replica of `topic` on a live peer: partition → its log end offset and high watermark. */
-  async progress(id: string, topic: string): Promise<Map<number, ReplicaProgress>> {
+  /** A live peer's /metrics text. */
+  async metrics(id: string): Promise<string> {
     const res = await fetch(`http://127.0.0.1:${this.peer(id).httpPort}/metrics`, {
       signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     })
-    const text = await res.text()
+    return res.text()
+  }
+
+  /** Each hosted replica of `topic` on a live peer: partition → its log end offset and high watermark. */
+  async progress(id: string, topic: string): Promise<Map<number, ReplicaProgress>> {
+    const text = await this.metrics(id)
     const found = new Map<number, ReplicaProgress>()
     const line = /^tributary_(log_end_offset|high_watermark)\{([^}]*)\} (\d+)$/gm
     for (const [, metric, labels, value] of text.matchAll(line)) {
