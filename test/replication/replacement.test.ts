@@ -10,7 +10,7 @@
  * The peers run with short replication timings (ISR lag, replacement delay, balance interval),
  * passed as CLI flags.
  */
-import { cp, mkdtemp, rm, stat } from 'node:fs/promises'
+import { cp, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { PartitionMetadata } from '@tributary/client'
@@ -196,11 +196,15 @@ describe('replication > leadership goes back to the preferred leaders', () => {
     )
     const leaders = new Map<string, number>()
     for (const p of balanced) leaders.set(p.leader, (leaders.get(p.leader) ?? 0) + 1)
+    const balancedAfter = Date.now() - started
+    // Hand-overs happened (restarted processes took their /metrics counters with them: read the logs).
+    const logs = await Promise.all((await readdir(c.logDir)).map((f) => readFile(join(c.logDir, f), 'utf8')))
+    const handOvers = logs.join('').split('handing leadership to the preferred leader').length - 1
     console.log(
-      `balanced ${Date.now() - started} ms after the last restart; partitions led per peer: ${[...leaders.values()]}`,
+      `balanced ${balancedAfter} ms after the last restart, ${handOvers} hand-overs in all; ` +
+        `partitions led per peer: ${[...leaders.values()]}`,
     )
-    const transfers = await Promise.all(c.ids.map((id) => metric(c, id, 'tributary_leadership_transfers_total')))
-    expect(transfers.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(1)
+    expect(handOvers).toBeGreaterThanOrEqual(1)
     // Placement spreads first places: no peer leads everything.
     expect(leaders.size).toBeGreaterThan(1)
     expect(await c.stopAll()).toEqual([0, 0, 0])

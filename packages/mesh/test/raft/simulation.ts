@@ -8,15 +8,14 @@
  * Clients produce to whoever leads, acks=all or acks=1. Invariants are checked as it runs and
  * at the end; everything random comes from one seed, so a failing seed replays.
  */
-import type { Log } from '@tributary/log'
-import { emptyPartitionData, type MemoryPartitionData, openMemoryLog } from '@tributary/log/memory'
 import { encodeRecordBatchSync } from '@tributary/wire'
 import type { Logger } from '../../src/logger.js'
-import { MemoryQuorumStateStore, PartitionRaft, type RaftConfig } from '../../src/raft/index.js'
+import type { PartitionRaft, RaftChange, RaftConfig } from '../../src/raft/index.js'
 import type { QuorumRules } from '../../src/raft/types.js'
 import { SafetyChecker } from './sim-checker.js'
 import { hostAction, newestAssignment, type PublishedAssignment, placementOrder } from './sim-membership.js'
 import { Rng, SimClock, SimNetwork } from './sim-network.js'
+import { SimNode, type SimWorld } from './sim-node.js'
 
 export interface SimulationOptions {
   seed: number
@@ -75,39 +74,8 @@ export const SIM_RAFT_CONFIG: Partial<RaftConfig> = {
   fetchMaxBytes: 160,
 }
 
-const PARTITION = 'topic-0'
 const MAX_EVENTS = 2_000_000
 const utf8 = new TextEncoder()
-
-type Kind = 'voter' | 'observer' | 'spare'
-
-class SimNode {
-  data: MemoryPartitionData = emptyPartitionData()
-  store = new MemoryQuorumStateStore()
-  log: Log | undefined
-  raft: PartitionRaft | undefined
-  /** Committed offsets below this were already compared with the committed record. */
-  verified = 0
-  /** Crashed or stopping, with a restart pending. */
-  down = false
-  /** Crashed for good. */
-  dead = false
-  /** Holds a replica (its raft runs whenever the process does). */
-  hosting: boolean
-  /** A replica is being started or deleted. */
-  busy = false
-
-  constructor(
-    readonly id: string,
-    readonly kind: Kind,
-  ) {
-    this.hosting = kind !== 'spare'
-  }
-
-  get up(): boolean {
-    return !this.down && !this.dead
-  }
-}
 
 export async function runSimulation(options: SimulationOptions): Promise<SimulationResult> {
   return new RaftSimulation(options).run()
@@ -150,12 +118,27 @@ class RaftSimulation {
     this.voterIds = Array.from({ length: options.voters }, (_, i) => `v${i}`)
     this.observerIds = Array.from({ length: options.observers ?? 0 }, (_, i) => `o${i}`)
     const spareIds = Array.from({ length: options.spares ?? 0 }, (_, i) => `s${i}`)
-    this.nodes = [
-      ...this.voterIds.map((id) => new SimNode(id, 'voter')),
-      ...this.observerIds.map((id) => new SimNode(id, 'observer')),
-      ...spareIds.map((id) => new SimNode(id, 'spare')),
-    ]
     this.placement = placementOrder(options.seed, [...this.voterIds, ...spareIds])
+    const world: SimWorld = {
+      clock: this.clock,
+      net: this.net,
+      random: () => this.rng.next(),
+      config: { ...SIM_RAFT_CONFIG, ...options.config },
+      rules: options.rules,
+      voterIds: this.voterIds,
+      observerIds: this.observerIds,
+      placement: {
+        replicationFactor: options.voters,
+        candidates: () => this.placement.filter((id) => !this.node(id).dead),
+      },
+      loggerFor: (id) => this.loggerFor(id),
+      changed: (node, raft, change) => this.changed(node, raft, change),
+    }
+    this.nodes = [
+      ...this.voterIds.map((id) => new SimNode(id, 'voter', world)),
+      ...this.observerIds.map((id) => new SimNode(id, 'observer', world)),
+      ...spareIds.map((id) => new SimNode(id, 'spare', world)),
+    ]
     this.checker = new SafetyChecker((message) => this.violate(message), this.voterIds)
     for (const node of this.nodes) this.net.add(node.id)
   }
@@ -235,72 +218,32 @@ class RaftSimulation {
 
   // ---- processes and replicas ----
 
-  /** The process starts; it runs its replica if it holds one. */
   private async startNode(node: SimNode): Promise<void> {
-    node.down = false
-    const endpoint = this.net.endpoints.get(node.id)!
-    endpoint.up = true
-    if (node.hosting) await this.openReplica(node, undefined)
-  }
-
-  /** Opens the node's replica: from its stored state, or — a new learner — from the assignment. */
-  private async openReplica(node: SimNode, assignment: PublishedAssignment | undefined): Promise<void> {
-    node.log = await openMemoryLog({ name: `${PARTITION}@${node.id}`, data: node.data, clock: () => this.clock.now() })
-    const voters = assignment?.voters ?? this.voterIds
-    const raft = new PartitionRaft({
-      partition: PARTITION,
-      localId: node.id,
-      voters,
-      votersOffset: assignment?.votersOffset ?? -1,
-      observers: [...this.observerIds, ...(voters.includes(node.id) || node.kind === 'observer' ? [] : [node.id])],
-      placement: {
-        replicationFactor: this.options.voters,
-        candidates: () => this.placement.filter((id) => !this.node(id).dead),
-      },
-      log: node.log,
-      store: node.store,
-      transport: this.net.transportFor(node.id),
-      clock: this.clock,
-      random: () => this.rng.next(),
-      logger: this.loggerFor(node.id),
-      config: { ...SIM_RAFT_CONFIG, ...this.options.config },
-      rules: this.options.rules,
-    })
-    node.raft = raft
-    node.verified = 0 // the reopened log's high watermark is its last checkpoint: verify again from 0
-    this.net.endpoints.get(node.id)!.raft = raft
-    raft.onChange((change) => {
-      if (change.role === 'leader') {
-        this.checker.leaderElected(change.epoch, node.id)
-        // Short-lived leaders, some of whose records reach only a minority, are what the
-        // subtle election and commit rules are about: crash some new leaders almost at once.
-        if (this.chaos && this.rng.chance(this.options.newLeaderCrashRate ?? 0.15)) {
-          this.clock.setTimeout(
-            () => {
-              if (node.raft === raft && node.up) this.restartLater(node, this.crash(node))
-            },
-            this.rng.int(1, 40),
-          )
-        }
-      }
-      if (node.raft === raft) this.dirty.add(node)
-    })
-    await raft.start()
-    this.dirty.add(node)
+    await node.start()
   }
 
   /** Crash: everything in memory is lost; the log data and quorum store survive. */
   private async crash(node: SimNode): Promise<void> {
-    const raft = node.raft
     this.crashes++
-    const endpoint = this.net.endpoints.get(node.id)!
-    endpoint.up = false
-    endpoint.incarnation++
-    endpoint.raft = undefined
-    node.raft = undefined
-    node.log = undefined
-    if (this.options.forgetfulStore) node.store = new MemoryQuorumStateStore()
-    await raft?.stop({ resign: false })
+    await node.crash(this.options.forgetfulStore === true)
+  }
+
+  /** A replica changed: check it, and crash some new leaders almost at once. */
+  private changed(node: SimNode, raft: PartitionRaft, change: RaftChange | undefined): void {
+    if (change?.role === 'leader') {
+      this.checker.leaderElected(change.epoch, node.id)
+      // Short-lived leaders, some of whose records reach only a minority, are what the subtle
+      // election and commit rules are about.
+      if (this.chaos && this.rng.chance(this.options.newLeaderCrashRate ?? 0.15)) {
+        this.clock.setTimeout(
+          () => {
+            if (node.raft === raft && node.up) this.restartLater(node, this.crash(node))
+          },
+          this.rng.int(1, 40),
+        )
+      }
+    }
+    this.dirty.add(node)
   }
 
   /** Graceful stop: a leader resigns first (EndQuorumEpoch), then the process goes away. */
@@ -314,16 +257,8 @@ class RaftSimulation {
     if (this.checker.committedVoters.includes(node.id)) {
       this.violate(`${node.id} deleted its replica while a voter of the committed set ${this.checker.committedVoters}`)
     }
-    const raft = node.raft
-    this.net.endpoints.get(node.id)!.raft = undefined
-    node.raft = undefined
-    node.log = undefined
-    node.hosting = false
-    await raft?.stop({ resign: false })
-    node.data = emptyPartitionData()
-    node.store = new MemoryQuorumStateStore()
-    node.verified = 0
     this.removed++
+    await node.removeReplica()
   }
 
   /** Metadata reaches the hosts: the newest leader's assignment, acted on by every running node. */
@@ -337,13 +272,7 @@ class RaftSimulation {
       if (action === undefined) continue
       node.busy = true
       this.pending++
-      const work =
-        action === 'remove'
-          ? this.removeReplica(node)
-          : (async () => {
-              node.hosting = true
-              await this.openReplica(node, published)
-            })()
+      const work = action === 'remove' ? this.removeReplica(node) : node.openReplica(published)
       work
         .catch((err: unknown) => this.violate(`${action} on ${node.id} failed: ${String(err)}`))
         .finally(() => {
