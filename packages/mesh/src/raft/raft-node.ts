@@ -55,9 +55,11 @@ const DEFAULT_COMMIT_TIMEOUT_MS = 30_000
 
 /**
  * One partition replica's Raft, pull-based as in KRaft (KIP-595): elections with randomized
- * timeouts and the up-to-date rule, followers and observers fetching from the leader, and the
- * high watermark at the offset a majority of voters holds. `QuorumState` owns the role and
- * persists it before it takes effect; this class drives timers, requests and the log.
+ * timeouts, pre-votes and the up-to-date rule, followers and observers fetching from the leader,
+ * and the high watermark at the offset a majority of voters holds. The voter set follows the
+ * log's VotersRecords; the leader replaces a voter long out of sync and hands leadership to the
+ * preferred voter. `QuorumState` owns the role and voter set and persists them before they take
+ * effect; this class drives timers, requests and the log.
  *
  * ```ts
  * const raft = new PartitionRaft({ partition: 'orders-0', localId, voters, log, store, transport })
