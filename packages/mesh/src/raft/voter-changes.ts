@@ -22,6 +22,9 @@ export async function reconcileVoters(core: RaftCore, s: LeaderState, now: numbe
   const voters = quorum.voters
   const lag = config.replicaLagTimeMaxMs
   if (voters.length > placement.replicationFactor) {
+    // A new leader knows nobody's progress yet: give every voter the lag to show it keeps up
+    // before picking the one to remove.
+    if (now - s.becameLeaderAt < lag) return
     return changeVoters(core, s, withoutOne(voters, s, now, lag, localId))
   }
   const learner = s.learner
@@ -86,9 +89,10 @@ export function withoutOne(
   lagMs: number,
   localId: string,
 ): string[] {
+  const caughtUp = (id: string): number => s.replica(id)?.lastCaughtUpAt ?? Number.NEGATIVE_INFINITY
   const out = voters
     .filter((v) => v !== localId && !s.isInSync(v, now, lagMs))
-    .sort((a, b) => s.outOfSyncSince(a, lagMs) - s.outOfSyncSince(b, lagMs) || (a < b ? -1 : 1))
+    .sort((a, b) => caughtUp(a) - caughtUp(b) || (a < b ? -1 : 1))
   const last = voters.at(-1) as string
   const victim = out[0] ?? (last !== localId ? last : (voters.at(-2) as string))
   const next = [...voters]
