@@ -5,8 +5,21 @@
  * them; a partial batch at the end (a server may cut one at its byte limit) is left for the next
  * fetch. Keys, values and headers are views into the fetched bytes, not copies; in Node they are
  * Buffers (as KafkaJS gives), elsewhere Uint8Arrays.
+ *
+ * This is the consumer's per-record hot path, so it allocates only what a message is made of: the
+ * fetched bytes are wrapped as one Buffer up front, which makes every key and value view the
+ * decoder cuts a Buffer already (not a Uint8Array wrapped again); a record without headers gets a
+ * fresh `{}` without a pass over them; records of a batch that share a timestamp (a producer
+ * stamps a whole batch at once) share its string; uncompressed batches decode without an await.
  */
-import { CorruptRecordError, decodeRecordBatch, type RecordHeader, readBatchHeader } from '@tributary/wire'
+import {
+  type BatchRecord,
+  CorruptRecordError,
+  decodeRecordBatch,
+  decodeRecordBatchSync,
+  type RecordHeader,
+  readBatchHeader,
+} from '@tributary/wire'
 
 export type MessageHeaderValue = Uint8Array | null
 
@@ -43,6 +56,9 @@ const view: (bytes: Uint8Array) => Uint8Array =
     ? (bytes) => bytes
     : (bytes) => NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
 
+/** Bits 0-2 of a batch's attributes: its compression codec (0: none). */
+const COMPRESSION_MASK = 0x07
+
 function int32At(bytes: Uint8Array, pos: number): number {
   return (bytes[pos]! << 24) | (bytes[pos + 1]! << 16) | (bytes[pos + 2]! << 8) | bytes[pos + 3]!
 }
@@ -65,41 +81,64 @@ export async function decodeFetched(
   options: { maxDecompressedBytes?: number } = {},
 ): Promise<DecodedFetch> {
   const messages: KafkaMessage[] = []
+  // Views cut from a Buffer are Buffers: no second wrapping per key and value.
+  const bytes = view(records)
+  const decodeOptions =
+    options.maxDecompressedBytes === undefined ? {} : { maxDecompressedBytes: options.maxDecompressedBytes }
   let nextOffset = fromOffset
   let pos = 0
-  while (records.length - pos >= BATCH_HEADER) {
-    const size = LOG_OVERHEAD + int32At(records, pos + 8)
-    if (size > records.length - pos && size >= BATCH_HEADER) {
+  while (bytes.length - pos >= BATCH_HEADER) {
+    const size = LOG_OVERHEAD + int32At(bytes, pos + 8)
+    if (size > bytes.length - pos && size >= BATCH_HEADER) {
       // A partial batch at the end is for the next fetch; one that is the whole answer would never progress.
       if (pos === 0) {
-        throw new CorruptRecordError(`fetched ${records.length} bytes hold no whole batch (the first declares ${size})`)
+        throw new CorruptRecordError(`fetched ${bytes.length} bytes hold no whole batch (the first declares ${size})`)
       }
       break
     }
-    const header = readBatchHeader(records, pos) // CorruptRecordError for anything malformed
+    const header = readBatchHeader(bytes, pos) // CorruptRecordError for anything malformed
     const lastOffset = header.baseOffset + header.lastOffsetDelta
     if (lastOffset >= fromOffset && !header.control) {
-      const decodeOptions =
-        options.maxDecompressedBytes === undefined ? {} : { maxDecompressedBytes: options.maxDecompressedBytes }
-      const batch = await decodeRecordBatch(records, pos, decodeOptions)
-      for (const r of batch.records) {
-        if (r.offset < fromOffset) continue
-        messages.push({
-          key: r.key === null ? null : view(r.key),
-          value: r.value === null ? null : view(r.value),
-          headers: headersOf(r.headers),
-          timestamp: String(r.timestamp),
-          offset: String(r.offset),
-          attributes: header.attributes,
-          size: (r.key?.length ?? 0) + (r.value?.length ?? 0),
-        })
-      }
+      const compressed = (header.attributes & COMPRESSION_MASK) !== 0
+      const batch = compressed
+        ? await decodeRecordBatch(bytes, pos, decodeOptions)
+        : decodeRecordBatchSync(bytes, pos, decodeOptions)
+      // A decompressed buffer is not ours to have wrapped: its views are wrapped one by one.
+      appendMessages(messages, batch.records, fromOffset, header.attributes, compressed ? view : undefined)
     }
     nextOffset = Math.max(nextOffset, lastOffset + 1)
     pos += size
   }
-  if (pos === 0 && records.length > 0) {
-    throw new CorruptRecordError(`fetched ${records.length} bytes hold no whole batch header`)
+  if (pos === 0 && bytes.length > 0) {
+    throw new CorruptRecordError(`fetched ${bytes.length} bytes hold no whole batch header`)
   }
   return { messages, nextOffset }
+}
+
+function appendMessages(
+  out: KafkaMessage[],
+  records: BatchRecord[],
+  fromOffset: number,
+  attributes: number,
+  wrap: ((bytes: Uint8Array) => Uint8Array) | undefined,
+): void {
+  let lastTimestamp = Number.NaN
+  let timestamp = ''
+  for (const r of records) {
+    if (r.offset < fromOffset) continue
+    if (r.timestamp !== lastTimestamp) {
+      lastTimestamp = r.timestamp
+      timestamp = String(r.timestamp)
+    }
+    const { key, value } = r
+    out.push({
+      key: key === null || wrap === undefined ? key : wrap(key),
+      value: value === null || wrap === undefined ? value : wrap(value),
+      headers: r.headers.length === 0 ? {} : headersOf(r.headers),
+      timestamp,
+      offset: String(r.offset),
+      attributes,
+      size: (key?.length ?? 0) + (value?.length ?? 0),
+    })
+  }
 }

@@ -107,6 +107,25 @@ describe('client > consumer > decode', () => {
   it('gives Node Buffers, so value.toString() reads as text as in KafkaJS', async () => {
     const [m] = (await decodeFetched(batch(0, ['héllo']), 0)).messages
     expect(Buffer.isBuffer(m!.value)).toBe(true)
+    expect(Buffer.isBuffer(m!.key)).toBe(true)
     expect(m!.value!.toString()).toBe('héllo')
+    const gzip = await encodeRecordBatch({
+      compression: 'gzip',
+      records: [{ key: utf8('k'), value: utf8('zipped'), headers: [{ key: 'h', value: utf8('v') }] }],
+    })
+    const [z] = (await decodeFetched(gzip, 0)).messages
+    expect([z!.key, z!.value, z!.headers.h].every((b) => Buffer.isBuffer(b))).toBe(true)
+    expect(z!.value!.toString()).toBe('zipped')
+  })
+
+  it('gives each message its own headers object and its timestamp, shared or not within a batch', async () => {
+    const same = encodeRecordBatchSync({
+      records: [1, 2, 3].map((i) => ({ value: utf8(`v${i}`), timestamp: 1000 + (i === 3 ? 5 : 0) })),
+    })
+    const { messages } = await decodeFetched(same, 0)
+    expect(messages.map((m) => m.timestamp)).toEqual(['1000', '1000', '1005'])
+    messages[0]!.headers.added = null
+    expect(messages[1]!.headers).toEqual({})
+    expect(messages.map((m) => m.size)).toEqual([2, 2, 2])
   })
 })
