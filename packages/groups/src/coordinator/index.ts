@@ -1,0 +1,10 @@
+export {
+  type CoordinatorComponents,
+  type CoordinatorConfig,
+  type CoordinatorRules,
+  coordinatorConfig,
+  DEFAULT_COORDINATOR_CONFIG,
+} from './config.js'
+export { GroupCoordinator, type GroupDescription, type GroupMemberDescription } from './coordinator.js'
+export type { GroupState } from './group.js'
+export type { CoordinatorEvent, CoordinatorOutput, RemovalReason } from './output.js'
