@@ -5,8 +5,13 @@
  * since its first record, or on flush. Records appended in one synchronous stretch (one `send`)
  * always share a batch when they fit, even with `lingerMs` 0. Memory is bounded: a send waits
  * for room once `maxBufferedBytes` of records are queued or in flight.
+ *
+ * Appending is the producer's per-record hot path, so it allocates nothing per record: a batch
+ * holds the normalized records themselves (they are what the encoder reads), consecutive appends
+ * to one partition find its queue without building a key, and a queue already marked ready is
+ * not marked again.
  */
-import type { CompressionName, RecordInput } from '@tributary/wire'
+import type { CompressionName } from '@tributary/wire'
 import type { Acks } from '../broker.js'
 import type { SequenceAssignment } from './idempotence.js'
 import type { NormalizedRecord } from './messages.js'
@@ -28,9 +33,8 @@ export interface BatchResult {
 const BATCH_OVERHEAD = 61
 
 export class ProducerBatch {
-  readonly records: RecordInput[] = []
-  /** Each record's estimated size, so a split batch keeps exact accounts. */
-  private readonly sizes: number[] = []
+  /** The records as normalized (each a RecordInput for the encoder, with its estimated size). */
+  readonly records: NormalizedRecord[] = []
   /** Estimated encoded size (header + records). */
   bytes = BATCH_OVERHEAD
   /** Sum of the records' sizes: what the batch holds of the buffer budget. */
@@ -67,17 +71,11 @@ export class ProducerBatch {
     )
   }
 
-  add(record: NormalizedRecord): number {
-    this.records.push({
-      key: record.key,
-      value: record.value,
-      headers: record.headers,
-      ...(record.timestamp === undefined ? {} : { timestamp: record.timestamp }),
-    })
-    this.sizes.push(record.size)
+  /** Adds a record; it is at index `records.length - 1`. */
+  add(record: NormalizedRecord): void {
+    this.records.push(record)
     this.bytes += record.size
     this.recordBytes += record.size
-    return this.records.length - 1
   }
 
   /** Two unsent batches holding records [0, at) and [at, n) (the leader refused this one as too large). */
@@ -86,13 +84,7 @@ export class ProducerBatch {
       new ProducerBatch(this.topic, this.partition, this.spec, this.createdAt),
       new ProducerBatch(this.topic, this.partition, this.spec, this.createdAt),
     ]
-    for (let i = 0; i < this.records.length; i++) {
-      const half = halves[i < at ? 0 : 1]
-      half.records.push(this.records[i]!)
-      half.sizes.push(this.sizes[i]!)
-      half.bytes += this.sizes[i]!
-      half.recordBytes += this.sizes[i]!
-    }
+    for (let i = 0; i < this.records.length; i++) halves[i < at ? 0 : 1].add(this.records[i]!)
     return halves
   }
 }
@@ -111,11 +103,15 @@ interface Queue {
   partition: number
   batches: ProducerBatch[]
   timer: ReturnType<typeof setTimeout> | undefined
+  /** In `pendingReady` already (onReady will be called for it). */
+  readyPending: boolean
 }
 
 export class RecordAccumulator {
   private readonly queues = new Map<string, Queue>()
-  private readonly pendingReady = new Set<Queue>()
+  /** The queue of the last append: a send's records mostly go to one partition in a row. */
+  private lastQueue: Queue | undefined
+  private readonly pendingReady: Queue[] = []
   private readyScheduled = false
   private buffered = 0
   private readonly roomWaiters: Array<{ bytes: number; resolve: () => void; reject: (err: unknown) => void }> = []
@@ -177,21 +173,20 @@ export class RecordAccumulator {
   }
 
   private queue(topic: string, partition: number): Queue {
+    const last = this.lastQueue
+    if (last !== undefined && last.partition === partition && last.topic === topic) return last
     const key = `${topic}\u0000${partition}`
     let queue = this.queues.get(key)
     if (queue === undefined) {
-      queue = { topic, partition, batches: [], timer: undefined }
+      queue = { topic, partition, batches: [], timer: undefined, readyPending: false }
       this.queues.set(key, queue)
     }
+    this.lastQueue = queue
     return queue
   }
 
-  append(
-    topic: string,
-    partition: number,
-    record: NormalizedRecord,
-    spec: BatchSpec,
-  ): { batch: ProducerBatch; index: number } {
+  /** Appends a record to its partition's open batch (or a new one); the record is that batch's last. */
+  append(topic: string, partition: number, record: NormalizedRecord, spec: BatchSpec): ProducerBatch {
     const queue = this.queue(topic, partition)
     let batch = queue.batches.at(-1)
     if (
@@ -204,10 +199,10 @@ export class RecordAccumulator {
       batch = new ProducerBatch(topic, partition, spec, this.now())
       queue.batches.push(batch)
     }
-    const index = batch.add(record)
+    batch.add(record)
     if (batch.bytes >= this.options.batchSize) batch.closed = true
     this.schedule(queue, batch)
-    return { batch, index }
+    return batch
   }
 
   /** Puts batches back at the head of their partition's queue, in order (a batch split in two). */
@@ -236,13 +231,15 @@ export class RecordAccumulator {
 
   /** Notifies once per partition per microtask, after the current synchronous appends. */
   private markReady(queue: Queue): void {
-    this.pendingReady.add(queue)
+    if (queue.readyPending) return
+    queue.readyPending = true
+    this.pendingReady.push(queue)
     if (this.readyScheduled) return
     this.readyScheduled = true
     queueMicrotask(() => {
       this.readyScheduled = false
-      const ready = [...this.pendingReady]
-      this.pendingReady.clear()
+      const ready = this.pendingReady.splice(0)
+      for (const q of ready) q.readyPending = false
       for (const q of ready) this.options.onReady(q.topic, q.partition)
     })
   }
@@ -263,6 +260,7 @@ export class RecordAccumulator {
       if (queue.timer !== undefined) clearTimeout(queue.timer)
       queue.timer = undefined
       this.queues.delete(`${topic}\u0000${partition}`)
+      if (this.lastQueue === queue) this.lastQueue = undefined
     }
     return head
   }
@@ -292,5 +290,6 @@ export class RecordAccumulator {
       }
     }
     this.queues.clear()
+    this.lastQueue = undefined
   }
 }

@@ -57,8 +57,11 @@ function describe(value: unknown): string {
   return typeof value === 'object' ? (value.constructor?.name ?? 'an object') : `${typeof value} ${String(value)}`
 }
 
+/** What a record without headers carries: one shared, frozen empty list (nothing writes to it). */
+const NO_HEADERS: RecordHeader[] = Object.freeze([]) as unknown as RecordHeader[]
+
 function headersOf(headers: unknown, where: string): RecordHeader[] {
-  if (headers === undefined || headers === null) return []
+  if (headers === undefined || headers === null) return NO_HEADERS
   if (typeof headers !== 'object' || Array.isArray(headers)) {
     throw new InvalidArgumentError(`${where} headers must be an object of name → value, got ${describe(headers)}`)
   }

@@ -95,12 +95,6 @@ export interface ProducerContext {
   onClose?: () => void
 }
 
-interface Placed {
-  batch: ProducerBatch
-  index: number
-  partition: number
-}
-
 export class Producer {
   private readonly cluster: Cluster
   private readonly idempotent: boolean
@@ -183,17 +177,21 @@ export class Producer {
         checked.map((t) => this.retrier(() => this.cluster.topic(t.topic, { signal }), { signal })),
       )
       const partitioned = checked.map((t, i) => this.partition(t.topic, t.records, metas[i]!))
-      const bytes = checked.reduce((n, t) => n + t.records.reduce((m, r) => m + r.size, 0), 0)
+      let bytes = 0
+      for (const t of checked) for (const r of t.records) bytes += r.size
       await this.accumulator.reserve(bytes, signal)
       this.assertOpen()
-      const placed = checked.map((t, i) => ({
-        topic: t.topic,
-        placed: t.records.map((r, j) => {
-          const partition = partitioned[i]![j]!
-          return { ...this.accumulator.append(t.topic, partition, r, spec), partition }
-        }),
-      }))
-      const results = await Promise.all(placed.map(({ topic, placed }) => metadataFor(topic, placed)))
+      // One pass per record, allocating nothing per record: append, and note which batch holds it.
+      const placements = checked.map((t, i) => {
+        const partitions = partitioned[i]!
+        const placed = new Placements(t.topic)
+        for (let j = 0; j < t.records.length; j++) {
+          const batch = this.accumulator.append(t.topic, partitions[j]!, t.records[j]!, spec)
+          placed.add(batch, batch.records.length - 1)
+        }
+        return placed
+      })
+      const results = await Promise.all(placements.map((p) => p.metadata()))
       const flat = results.flat()
       this.emitSend(topics, count, started, undefined)
       return flat
@@ -237,7 +235,9 @@ export class Producer {
       Number.isSafeInteger(configured) && configured > 0 ? configured : DEFAULT_LOG_CONFIG.maxMessageBytes,
       MAX_REQUEST_BYTES,
     )
-    return records.map((record, i) => {
+    const chosen = new Array<number>(records.length)
+    for (let i = 0; i < records.length; i++) {
+      const record = records[i]!
       const partition = this.partitioner({ topic, partitionMetadata, message: record })
       if (!Number.isInteger(partition) || partition < 0 || partition >= partitions.length) {
         throw new InvalidArgumentError(
@@ -249,8 +249,9 @@ export class Producer {
           `message ${i} to ${partitionName(topic, partition)} needs at least ${record.minBatchBytes} bytes, more than the ${maxBatchBytes} a batch of ${topic} may hold (max.message.bytes); nothing was sent`,
         )
       }
-      return partition
-    })
+      chosen[i] = partition
+    }
+    return chosen
   }
 
   /** Sends everything queued now (lingering batches included) and waits until all of it is acknowledged or failed. */
@@ -326,32 +327,64 @@ function checkTopicMessages(topicMessages: unknown): Array<{ topic: string; reco
   })
 }
 
-/** Groups a topic's placed records by batch, in order, and waits for each batch's acknowledgement. */
-async function metadataFor(topic: string, placed: Placed[]): Promise<RecordMetadata[]> {
-  const groups: Array<{ batch: ProducerBatch; partition: number; first: number; count: number }> = []
-  const byBatch = new Map<ProducerBatch, (typeof groups)[number]>()
-  for (const p of placed) {
-    const group = byBatch.get(p.batch)
+/** A send's records in one batch: from index `first` of the batch, `count` of them. */
+interface Group {
+  batch: ProducerBatch
+  first: number
+  count: number
+}
+
+/**
+ * Where one send's records of a topic went: per batch, the index in it of the send's first record
+ * and how many followed. A send's records are appended in one synchronous stretch, so those in
+ * one batch are contiguous there even when records for other partitions came between them.
+ */
+class Placements {
+  private readonly groups: Group[] = []
+  private last: Group | undefined
+  /** Made once a send spans many batches; until then a look back over `groups` is cheaper. */
+  private byBatch: Map<ProducerBatch, Group> | undefined
+
+  constructor(private readonly topic: string) {}
+
+  add(batch: ProducerBatch, index: number): void {
+    if (this.last?.batch === batch) {
+      this.last.count++
+      return
+    }
+    let group = this.byBatch?.get(batch) ?? (this.byBatch === undefined ? this.find(batch) : undefined)
     if (group === undefined) {
-      const created = { batch: p.batch, partition: p.partition, first: p.index, count: 1 }
-      byBatch.set(p.batch, created)
-      groups.push(created)
+      group = { batch, first: index, count: 1 }
+      this.groups.push(group)
+      this.byBatch?.set(batch, group)
+      if (this.byBatch === undefined && this.groups.length > 8)
+        this.byBatch = new Map(this.groups.map((g) => [g.batch, g]))
     } else group.count++
+    this.last = group
   }
-  return Promise.all(
-    groups.map(async ({ batch, partition, first, count }) => {
-      const result = await batch.promise
-      return {
-        topicName: topic,
-        partition,
-        errorCode: 0,
-        baseOffset: String(result.offsetOf(first)),
-        recordCount: count,
-        logAppendTime: String(result.logAppendTime),
-        logStartOffset: String(result.logStartOffset),
-      }
-    }),
-  )
+
+  private find(batch: ProducerBatch): Group | undefined {
+    for (const g of this.groups) if (g.batch === batch) return g
+    return undefined
+  }
+
+  /** Waits for each batch's acknowledgement; one entry per batch, in the order the send first used it. */
+  metadata(): Promise<RecordMetadata[]> {
+    return Promise.all(
+      this.groups.map(async ({ batch, first, count }) => {
+        const result = await batch.promise
+        return {
+          topicName: this.topic,
+          partition: batch.partition,
+          errorCode: 0,
+          baseOffset: String(result.offsetOf(first)),
+          recordCount: count,
+          logAppendTime: String(result.logAppendTime),
+          logStartOffset: String(result.logStartOffset),
+        }
+      }),
+    )
+  }
 }
 
 function positiveInteger(value: unknown, name: string): number {

@@ -34,9 +34,9 @@ describe('client > producer > accumulator', () => {
     const a = acc.append('t', 0, record('a'), spec)
     const b = acc.append('t', 0, record('b'), spec)
     const c = acc.append('t', 1, record('c'), spec)
-    expect(a.batch).toBe(b.batch)
-    expect([a.index, b.index]).toEqual([0, 1])
-    expect(c.batch).not.toBe(a.batch)
+    expect(a).toBe(b)
+    expect(a.records.map((r) => new TextDecoder().decode(r.value!))).toEqual(['a', 'b'])
+    expect(c).not.toBe(a)
     expect(ready).toEqual([])
     await Promise.resolve()
     expect(ready.sort()).toEqual(['t-0', 't-1'])
@@ -48,20 +48,20 @@ describe('client > producer > accumulator', () => {
     const { acc } = accumulator({ batchSize: 300 })
     const placed = Array.from({ length: 5 }, (_, i) => acc.append('t', 0, record(`${i}`, 100), spec))
     // 61 header + 2 × 100 = 261 fits in 300; a third record would make 361, so it starts the next batch.
-    expect(placed[0]!.batch).toBe(placed[1]!.batch)
-    expect(placed[2]!.batch).not.toBe(placed[1]!.batch)
-    expect(placed[0]!.batch.closed).toBe(true)
+    expect(placed[0]).toBe(placed[1])
+    expect(placed[2]).not.toBe(placed[1])
+    expect(placed[0]!.closed).toBe(true)
     expect(acc.queuedBatches().map((b) => b.records.length)).toEqual([2, 2, 1])
   })
 
   it('gives a record larger than batchSize a batch of its own', () => {
     const { acc } = accumulator({ batchSize: 100 })
     const small = acc.append('t', 0, record('s', 10), spec)
-    expect(small.batch.closed).toBe(false)
+    expect(small.closed).toBe(false)
     const big = acc.append('t', 0, record('b', 5000), spec)
-    expect(big.batch).not.toBe(small.batch)
-    expect(big.batch.records).toHaveLength(1)
-    expect(big.batch.closed).toBe(true)
+    expect(big).not.toBe(small)
+    expect(big.records).toHaveLength(1)
+    expect(big.closed).toBe(true)
   })
 
   it('starts a new batch for records with other acks, compression or timeout', () => {
@@ -69,7 +69,7 @@ describe('client > producer > accumulator', () => {
     const a = acc.append('t', 0, record('a'), spec)
     const b = acc.append('t', 0, record('b'), { ...spec, compression: 'gzip' })
     const c = acc.append('t', 0, record('c'), { ...spec, compression: 'gzip', timeoutMs: 5 })
-    expect(new Set([a.batch, b.batch, c.batch]).size).toBe(3)
+    expect(new Set([a, b, c]).size).toBe(3)
   })
 
   it('holds a batch for lingerMs unless it fills up or a flush begins', async () => {
@@ -124,8 +124,8 @@ describe('client > producer > accumulator', () => {
 
   it('splits a batch in two keeping its accounts', () => {
     const { acc } = accumulator()
-    let batch = acc.append('t', 0, record('a', 10), spec).batch
-    for (const v of ['b', 'c', 'd', 'e']) batch = acc.append('t', 0, record(v, 10), spec).batch
+    let batch = acc.append('t', 0, record('a', 10), spec)
+    for (const v of ['b', 'c', 'd', 'e']) batch = acc.append('t', 0, record(v, 10), spec)
     const [first, second] = batch.splitInTwo(3)
     expect(first.records.map((r) => new TextDecoder().decode(r.value!))).toEqual(['a', 'b', 'c'])
     expect(second.records).toHaveLength(2)

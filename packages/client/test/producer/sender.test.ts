@@ -103,7 +103,10 @@ function setup(leaders: Record<string, FakeLeader>, options: { retries?: number;
     signal: lifetime.signal,
   })
   const send = (values: string[]) => {
-    const placed = values.map((v, i) => accumulator.append('t', 0, normalizeMessage({ value: v }, i, 't'), spec))
+    const placed = values.map((v, i) => {
+      const batch = accumulator.append('t', 0, normalizeMessage({ value: v }, i, 't'), spec)
+      return { batch, index: batch.records.length - 1 }
+    })
     return Promise.all(placed.map(async ({ batch, index }) => (await batch.promise).offsetOf(index)))
   }
   return { send, identity, partitionErrors, accumulator }
