@@ -77,9 +77,12 @@ export {
   type DecodedBatch,
   decodeRecordBatch,
   decodeRecordBatchSync,
+  type RecordVisitor,
   type ValidateBatchOptions,
   validateBatchRecords,
   validateBatchRecordsSync,
+  visitRecordBatch,
+  visitRecordBatchSync,
 } from './record-batch-decode.js'
 export {
   type EncodeBatchOptions,

@@ -5,7 +5,9 @@
  */
 import type { BatchRecord, RecordBatchHeader } from './record-batch-format.js'
 import { openBatch, recordsSection, uncompressedSection } from './record-batch-section.js'
-import { type WalkRules, walkRecords } from './record-walk.js'
+import { type RecordVisitor, type WalkRules, walkRecords } from './record-walk.js'
+
+export type { RecordVisitor }
 
 export interface DecodeBatchOptions {
   /** Check the CRC32C before parsing (default true). */
@@ -46,6 +48,36 @@ export function decodeRecordBatchSync(bytes: Uint8Array, pos = 0, options: Decod
   const records: BatchRecord[] = []
   walkRecords(buf, start, end, header, records)
   return { header, records }
+}
+
+/**
+ * Decodes the batch at `pos` (decompressing it if needed) without building records: each
+ * record's fields go to `visit`, in order, after the same checks as decodeRecordBatch. For
+ * callers that turn records into objects of their own (a consumer's messages). Returns the header.
+ */
+export async function visitRecordBatch(
+  bytes: Uint8Array,
+  pos: number,
+  visit: RecordVisitor,
+  options: DecodeBatchOptions = {},
+): Promise<RecordBatchHeader> {
+  const header = openBatch(bytes, pos, options.verifyCrc)
+  const { buf, start, end } = await recordsSection(bytes, pos, header, options.maxDecompressedBytes)
+  walkRecords(buf, start, end, header, visit)
+  return header
+}
+
+/** visitRecordBatch for uncompressed batches, synchronously. */
+export function visitRecordBatchSync(
+  bytes: Uint8Array,
+  pos: number,
+  visit: RecordVisitor,
+  options: DecodeBatchOptions = {},
+): RecordBatchHeader {
+  const header = openBatch(bytes, pos, options.verifyCrc)
+  const { buf, start, end } = uncompressedSection(bytes, pos, header, 'visitRecordBatch')
+  walkRecords(buf, start, end, header, visit)
+  return header
 }
 
 /**

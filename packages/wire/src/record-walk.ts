@@ -1,6 +1,8 @@
 /**
- * The one parser of a batch's records section, shared by decoding (which builds records) and
- * validation (which only checks them, allocating nothing per record). Keeping a single walker
+ * The one parser of a batch's records section, shared by decoding (which builds records),
+ * visiting (which hands each record's fields to a callback, so a caller builds its own objects
+ * without a BatchRecord in between) and validation (which only checks them, allocating nothing
+ * per record). Keeping a single walker
  * means both apply exactly the same structural rules:
  *   - each record's length varint matches the bytes its fields take;
  *   - exactly header.recordCount records, and no trailing bytes;
@@ -22,15 +24,28 @@ export interface WalkRules {
 const NO_RULES: WalkRules = {}
 
 /**
- * Walks the records in buf[start, end). With `out`, decoded records are appended to it, their
- * keys and values being views into `buf`; without, records are only checked.
+ * Called once per record, in order. Keys, values and header values are views into the batch's
+ * bytes (or its decompressed records), not copies; `headers` is null when the record has none.
+ */
+export type RecordVisitor = (
+  offset: number,
+  timestamp: number,
+  key: Uint8Array | null,
+  value: Uint8Array | null,
+  headers: RecordHeader[] | null,
+) => void
+
+/**
+ * Walks the records in buf[start, end). With `out` an array, decoded records are appended to it,
+ * their keys and values being views into `buf`; with `out` a visitor, each record's fields are
+ * handed to it; without, records are only checked.
  */
 export function walkRecords(
   buf: Uint8Array,
   start: number,
   end: number,
   header: RecordBatchHeader,
-  out: BatchRecord[] | null,
+  out: BatchRecord[] | RecordVisitor | null,
   rules: WalkRules = NO_RULES,
 ): void {
   const count = header.recordCount
@@ -99,7 +114,9 @@ export function walkRecords(
     if (!Number.isSafeInteger(timestamp)) {
       throw new CorruptRecordError(`record ${i} has a timestamp outside the safe integer range`)
     }
-    if (out !== null) {
+    if (typeof out === 'function') {
+      out(baseOffset + offsetDelta, timestamp, key, value, headers)
+    } else if (out !== null) {
       out.push({
         attributes,
         offsetDelta,
