@@ -6,19 +6,22 @@
  * fetch. Keys, values and headers are views into the fetched bytes, not copies; in Node they are
  * Buffers (as KafkaJS gives), elsewhere Uint8Arrays.
  *
- * This is the consumer's per-record hot path, so it allocates only what a message is made of: the
+ * This is the consumer's per-record hot path, so it allocates only what a message is made of:
+ * records are visited (wire's visitRecordBatch) rather than decoded into records first; the
  * fetched bytes are wrapped as one Buffer up front, which makes every key and value view the
  * decoder cuts a Buffer already (not a Uint8Array wrapped again); a record without headers gets a
  * fresh `{}` without a pass over them; records of a batch that share a timestamp (a producer
  * stamps a whole batch at once) share its string; uncompressed batches decode without an await.
+ * Fewer, shorter-lived objects also keep the young generation from overflowing into costly
+ * old-space collections while a fetched chunk's messages are alive.
  */
 import {
-  type BatchRecord,
   CorruptRecordError,
-  decodeRecordBatch,
-  decodeRecordBatchSync,
   type RecordHeader,
+  type RecordVisitor,
   readBatchHeader,
+  visitRecordBatch,
+  visitRecordBatchSync,
 } from '@tributary/wire'
 
 export type MessageHeaderValue = Uint8Array | null
@@ -100,11 +103,10 @@ export async function decodeFetched(
     const lastOffset = header.baseOffset + header.lastOffsetDelta
     if (lastOffset >= fromOffset && !header.control) {
       const compressed = (header.attributes & COMPRESSION_MASK) !== 0
-      const batch = compressed
-        ? await decodeRecordBatch(bytes, pos, decodeOptions)
-        : decodeRecordBatchSync(bytes, pos, decodeOptions)
       // A decompressed buffer is not ours to have wrapped: its views are wrapped one by one.
-      appendMessages(messages, batch.records, fromOffset, header.attributes, compressed ? view : undefined)
+      const visit = collector(messages, fromOffset, header.attributes, compressed ? view : undefined)
+      if (compressed) await visitRecordBatch(bytes, pos, visit, decodeOptions)
+      else visitRecordBatchSync(bytes, pos, visit, decodeOptions)
     }
     nextOffset = Math.max(nextOffset, lastOffset + 1)
     pos += size
@@ -115,30 +117,29 @@ export async function decodeFetched(
   return { messages, nextOffset }
 }
 
-function appendMessages(
+/** A visitor appending one batch's records at or after `fromOffset` to `out` as messages. */
+function collector(
   out: KafkaMessage[],
-  records: BatchRecord[],
   fromOffset: number,
   attributes: number,
   wrap: ((bytes: Uint8Array) => Uint8Array) | undefined,
-): void {
+): RecordVisitor {
   let lastTimestamp = Number.NaN
   let timestamp = ''
-  for (const r of records) {
-    if (r.offset < fromOffset) continue
-    if (r.timestamp !== lastTimestamp) {
-      lastTimestamp = r.timestamp
-      timestamp = String(r.timestamp)
+  return (offset, ts, key, value, headers) => {
+    if (offset < fromOffset) return
+    if (ts !== lastTimestamp) {
+      lastTimestamp = ts
+      timestamp = String(ts)
     }
-    const { key, value } = r
     out.push({
       key: key === null || wrap === undefined ? key : wrap(key),
       value: value === null || wrap === undefined ? value : wrap(value),
-      headers: r.headers.length === 0 ? {} : headersOf(r.headers),
+      headers: headers === null ? {} : headersOf(headers),
       timestamp,
-      offset: String(r.offset),
+      offset: String(offset),
       attributes,
-      size: (key?.length ?? 0) + (value?.length ?? 0),
+      size: (key === null ? 0 : key.length) + (value === null ? 0 : value.length),
     })
   }
 }
