@@ -55,7 +55,7 @@ export function registerPerfConsume(perf: Command): void {
 async function perfConsume(opts: PerfConsumeOptions): Promise<void> {
   await withMesh(opts, async ({ mesh, output, signal }) => {
     await checkTopic(mesh.admin(), opts.topic, undefined, signal)
-    // Kafka's consumer defaults (fetch.max.wait.ms 500, max.partition.fetch.bytes 1 MiB), not the SDK's 5 s wait.
+    // Kafka's consumer defaults unless told otherwise (fetch.max.wait.ms 500, max.partition.fetch.bytes 1 MiB).
     const consumer = mesh.consumer({
       autoOffsetReset: 'earliest',
       maxWaitTimeInMs: opts.fetchMaxWaitMs,
