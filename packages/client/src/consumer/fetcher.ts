@@ -190,13 +190,13 @@ export class Fetcher {
     const partitions = [...this.options.partitions()]
     const byLeader = await this.groupByLeader(partitions.filter((s) => s.fetchable(now)))
     const max = this.options.settings.maxInFlightPerLeader
+    const awaitingData = new Set<string | undefined>()
+    for (const s of partitions) if (s.pendingData) awaitingData.add(s.leader)
     for (const [leader, states] of byLeader) {
       const running = this.inFlight.get(leader) ?? 0
       if (running >= max) continue
-      if (running === max - 1 && max > 1 && !states.some((s) => s.hasData)) {
-        // A long poll in the last slot: only when nothing else of this leader may need it soon.
-        if (partitions.some((s) => s.leader === leader && s.pendingData)) continue
-      }
+      // A long poll in the last slot only when nothing else of this leader may need the slot soon.
+      if (running === max - 1 && max > 1 && awaitingData.has(leader) && !states.some((s) => s.hasData)) continue
       this.inFlight.set(leader, running + 1)
       for (const state of states) {
         state.fetching = true
