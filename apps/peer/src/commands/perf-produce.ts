@@ -20,11 +20,12 @@ import { type PeerOptions, peerOptions, withMesh } from './run-command.js'
  * Unacknowledged sends, and the bytes of values they hold. Keyless records stick to one partition
  * for a whole batch (512 KiB) and an idempotent producer has one batch in flight per partition, so
  * several batches' worth must be pending for every partition to have its next batch filling while
- * one is in flight: with 64 sends of 500 100-byte records, each of 6 partitions had no request in
- * flight about 20% of the time; with 256, about 10%. Half the SDK's 32 MiB buffer at most.
+ * one is in flight. With sends of 500 100-byte records to 6 partitions, each partition had no
+ * request in flight ~22% of the time with 64 pending sends, ~15% with 128, ~10% with 256; but
+ * every record pending adds its wait to the latencies reported, so 128 (~6 MiB of values).
  */
-const MAX_PENDING_SENDS = 256
-const MAX_PENDING_BYTES = 16 * 1024 * 1024
+const MAX_PENDING_SENDS = 128
+const MAX_PENDING_BYTES = 8 * 1024 * 1024
 /** A throttled run sends at least this often per second, so the rate stays smooth. */
 const THROTTLE_SENDS_PER_S = 100
 
