@@ -11,7 +11,8 @@
  * ≥ 1,000,000 records/s. Writes bench-results/client.json (when every phase ran).
  *
  * Each step prints the CPU cores used by the CLI process, the peers and every other process on
- * the machine (a shared machine's noise). `--profile DIR` runs the CLI processes and the peers
+ * the machine (a shared machine's noise), averaged over the whole step (the CLI's start included),
+ * and writes them with the figures. `--profile DIR` runs the CLI processes and the peers
  * under `node --cpu-prof` and prints each one's top self-time functions; `--phases produce,consume`
  * leaves out the raw mesh path.
  */
@@ -109,6 +110,7 @@ async function tributary(
 }
 
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US')
+const round = (n: number, d = 1): number => Math.round(n * 10 ** d) / 10 ** d
 
 /** Main-thread profiles only: CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile, thread 0 is main. */
 async function printProfiles(dir: string, names: Map<number, string>): Promise<void> {
@@ -130,6 +132,12 @@ export default async function clientBench(argv: string[]): Promise<void> {
   const root = await mkdtemp(join(os.tmpdir(), 'tributary-client-bench-'))
   if (args.profile !== undefined) await mkdir(args.profile, { recursive: true })
   const profiled = new Map<number, string>()
+  /** CPU cores per step and process group, written with the figures (others: the machine's noise). */
+  const cores: Record<string, number> = {}
+  const noteCores = (step: string, seconds: number, cpu: Record<string, number | undefined>): void => {
+    for (const [who, s] of Object.entries(cpu))
+      if (s !== undefined) cores[`${step}_${who}_cores`] = round(s / seconds, 2)
+  }
   let cluster: MeshCluster | undefined
   try {
     cluster = await MeshCluster.start(root, REPLICATION_FACTOR, args.profile)
@@ -159,6 +167,7 @@ export default async function clientBench(argv: string[]): Promise<void> {
       run,
     )
     profiled.set(produceStep.pid, 'tributary perf produce')
+    noteCores('produce', produceStep.seconds, { ...produceStep.cpu })
     const produce = JSON.parse(produceStep.stdout) as Record<string, number>
     progress(
       `perf produce: ${fmt(produce.records_per_s!)} records/s; ${coresLine(produceStep.cpu, produceStep.seconds)}`,
@@ -171,6 +180,7 @@ export default async function clientBench(argv: string[]): Promise<void> {
         run,
       )
       profiled.set(consumeStep.pid, 'tributary perf consume')
+      noteCores('consume', consumeStep.seconds, { ...consumeStep.cpu })
       consume = JSON.parse(consumeStep.stdout) as Record<string, number>
       progress(
         `perf consume: ${fmt(consume.records_per_s!)} records/s; ${coresLine(consumeStep.cpu, consumeStep.seconds)}`,
@@ -181,6 +191,7 @@ export default async function clientBench(argv: string[]): Promise<void> {
       progress('the raw mesh path (acks=all)')
       mesh = await meshAcksAll(cluster, PARTITIONS, args.seconds)
       const { cpu, seconds } = mesh
+      noteCores('acks_all', seconds, { producer: cpu.producer, peers: cpu.peer, others: cpu.others })
       const perS = (n: number | undefined): string => (n === undefined ? '?' : (n / seconds).toFixed(2))
       progress(
         `raw mesh path: ${fmt(mesh.recordsPerS)} records/s; CPU cores: producer ${perS(cpu.producer)}, ` +
@@ -189,7 +200,8 @@ export default async function clientBench(argv: string[]): Promise<void> {
     }
     for (const p of cluster.peers) profiled.set(p.proc.pid!, `peer process ${p.name}`)
     await cluster.stop() // writes the peers' profiles
-    if (consume !== undefined && mesh !== undefined) report(produce, consume, mesh.recordsPerS, mesh.mbPerS, args)
+    if (consume !== undefined && mesh !== undefined)
+      report(produce, consume, mesh.recordsPerS, mesh.mbPerS, args, cores)
     if (args.profile !== undefined) await printProfiles(args.profile, profiled)
   } finally {
     await cluster?.stop()
@@ -203,11 +215,11 @@ function report(
   meshRecordsPerS: number,
   meshMbPerS: number,
   args: Args,
+  cores: Record<string, number>,
 ): void {
   const produceRate = produce.records_per_s!
   const ratio = produceRate / meshRecordsPerS
   const consumeRate = consume.records_per_s!
-  const round = (n: number, d = 1): number => Math.round(n * 10 ** d) / 10 ** d
   printTable(
     `client: tributary perf produce/consume, 3 peers, ${PARTITIONS} partitions × RF ${REPLICATION_FACTOR}, ` +
       `${RECORD_SIZE}-byte values, ${args.records.toLocaleString('en-US')} records`,
@@ -256,5 +268,6 @@ function report(
     partitions: PARTITIONS,
     replication_factor: REPLICATION_FACTOR,
     record_size: RECORD_SIZE,
+    ...cores,
   })
 }
