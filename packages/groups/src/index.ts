@@ -52,6 +52,7 @@ export {
   type CoordinatorComponents,
   type CoordinatorConfig,
   type CoordinatorEvent,
+  type CoordinatorOptions,
   type CoordinatorOutput,
   type CoordinatorRules,
   coordinatorConfig,
@@ -71,16 +72,11 @@ export {
   type MemberPhase,
   memberConfig,
 } from './member/config.js'
-export { GroupMember, type MemberOutput } from './member/member.js'
-export {
-  decodeGroupRequest,
-  decodeGroupResponse,
-  encodeGroupRequest,
-  encodeGroupResponse,
-  validateGroupRequest,
-  validateGroupResponse,
-} from './protocol/codec.js'
+export { GroupMember } from './member/member.js'
+export type { MemberOutput } from './member/session.js'
 export type * from './protocol/messages.js'
+export { decodeGroupRequest, encodeGroupRequest, validateGroupRequest } from './protocol/request-codec.js'
+export { decodeGroupResponse, encodeGroupResponse, validateGroupResponse } from './protocol/response-codec.js'
 export {
   decodeGroupMetadataValue,
   decodeOffsetCommitValue,

@@ -35,6 +35,9 @@ export interface CoordinatorConfig {
   rules: CoordinatorRules
 }
 
+/** What callers pass: any settings to override, rules included one by one. */
+export type CoordinatorOptions = Partial<Omit<CoordinatorConfig, 'rules'>> & { rules?: Partial<CoordinatorRules> }
+
 export interface CoordinatorComponents {
   /** Partition count of `topic` as metadata has it now; undefined if the topic does not exist. */
   partitionCount(topic: string): number | undefined
@@ -51,7 +54,7 @@ export const DEFAULT_COORDINATOR_CONFIG: CoordinatorConfig = {
   rules: { fenceCommits: true, withholdHeldPartitions: true },
 }
 
-export function coordinatorConfig(overrides: Partial<CoordinatorConfig> = {}): CoordinatorConfig {
+export function coordinatorConfig(overrides: CoordinatorOptions = {}): CoordinatorConfig {
   const config = {
     ...DEFAULT_COORDINATOR_CONFIG,
     ...overrides,

@@ -13,11 +13,16 @@ import {
   UnknownTopicOrPartitionError,
 } from '@tributary/wire'
 import { MAX_GROUP_ID_LENGTH } from '../constants.js'
-import { validateGroupRequest } from '../protocol/codec.js'
 import type { CommitOffset, FetchedOffset, GroupRequest } from '../protocol/messages.js'
+import { validateGroupRequest } from '../protocol/request-codec.js'
 import { groupTombstone, type OffsetsRecord, offsetCommitRecord, offsetTombstone } from '../records/offsets-records.js'
 import { formatTopicPartition, fromKey, keyOf, type TopicPartition } from '../topic-partition.js'
-import { type CoordinatorComponents, type CoordinatorConfig, coordinatorConfig } from './config.js'
+import {
+  type CoordinatorComponents,
+  type CoordinatorConfig,
+  type CoordinatorOptions,
+  coordinatorConfig,
+} from './config.js'
 import type { HandlerContext } from './context.js'
 import { ConsumerGroup, type GroupState } from './group.js'
 import { handleJoin } from './join.js'
@@ -57,25 +62,24 @@ export class GroupCoordinator {
 
   constructor(
     private readonly components: CoordinatorComponents,
-    config: Partial<CoordinatorConfig> = {},
+    config: CoordinatorOptions = {},
     groups: Map<string, ConsumerGroup> = new Map(),
   ) {
     this.config = coordinatorConfig(config)
     this.groups = groups
   }
 
-  /** A coordinator for the groups in `records` (a `__consumer_offsets` partition, in log order). */
+  /**
+   * A coordinator for the groups in `records` (a `__consumer_offsets` partition, in log order).
+   * Follow it with `topicsChanged(now)`.
+   */
   static recover(
     records: Iterable<OffsetsRecord>,
     components: CoordinatorComponents,
-    config: Partial<CoordinatorConfig>,
+    config: CoordinatorOptions,
     now: number,
   ): GroupCoordinator {
-    const coordinator = new GroupCoordinator(components, config, loadGroups(records, now))
-    for (const group of coordinator.groups.values()) {
-      group.assignedCounts = partitionCounts(group, coordinator.context(new OutputBuilder(), now))
-    }
-    return coordinator
+    return new GroupCoordinator(components, config, loadGroups(records, now))
   }
 
   handle(request: GroupRequest, now: number): CoordinatorOutput {
@@ -99,6 +103,7 @@ export class GroupCoordinator {
       case 'join': {
         const target = group ?? this.create(request, ctx)
         if (target !== undefined) handleJoin(target, request, ctx)
+        if (group === undefined && target !== undefined) this.keep(target)
         break
       }
       case 'sync':
@@ -110,9 +115,15 @@ export class GroupCoordinator {
       case 'leave':
         handleLeave(group, request, ctx)
         break
-      case 'commit':
-        handleCommit(group, request, ctx, () => this.create(request, ctx))
+      case 'commit': {
+        let created: ConsumerGroup | undefined
+        handleCommit(group, request, ctx, () => {
+          created = this.create(request, ctx)
+          return created
+        })
+        if (created !== undefined) this.keep(created)
         break
+      }
       case 'fetch':
         out.respond(request, { kind: 'fetch', offsets: committedOffsets(group, request) })
         break
@@ -142,11 +153,6 @@ export class GroupCoordinator {
         }
       }
       maybeCompleteJoin(group, ctx)
-      if (group.state === 'Empty' && group.offsets.size === 0) {
-        // Kafka's Dead: nothing left worth keeping. The tombstone lets compaction forget it too.
-        this.groups.delete(group.groupId)
-        out.records.push(groupTombstone(group.groupId))
-      }
     }
     return out.build()
   }
@@ -164,22 +170,20 @@ export class GroupCoordinator {
       }
       consider(group.syncDeadline)
       consider(group.holds.nextFenceExpiry())
-      if (group.state === 'Empty' && group.offsets.size === 0) consider(group.stateTimestamp)
     }
     return next
   }
 
-  /** Metadata changed: groups assigned with other partition counts than their topics have now rebalance. */
+  /**
+   * Metadata changed: settled groups assigned with other partition counts than their topics have
+   * now rebalance. Call it on every metadata change and right after `recover` (metadata may have
+   * changed while no coordinator was up; the group records keep the counts they were assigned with).
+   */
   topicsChanged(now: number): CoordinatorOutput {
     const out = new OutputBuilder()
     const ctx = this.context(out, now)
     for (const group of this.groups.values()) {
-      if (group.state !== 'Stable' && group.state !== 'CompletingRebalance') continue
-      const counts = partitionCounts(group, ctx)
-      const same =
-        counts.size === group.assignedCounts.size &&
-        [...counts].every(([topic, count]) => group.assignedCounts.get(topic) === count)
-      if (!same) prepareRebalance(group, 'partition counts of subscribed topics changed', ctx)
+      if (countsChanged(group, ctx)) prepareRebalance(group, 'partition counts of subscribed topics changed', ctx)
     }
     return out.build()
   }
@@ -260,6 +264,7 @@ export class GroupCoordinator {
     }
     const out = new OutputBuilder()
     const group = existing ?? this.create({ groupId }, this.context(out, now))
+    if (group !== undefined) this.groups.set(groupId, group)
     if (group === undefined)
       throw new CoordinatorNotAvailableError(`this coordinator holds its maximum of ${this.config.maxGroups} groups`)
     for (const o of offsets) {
@@ -277,6 +282,12 @@ export class GroupCoordinator {
     return out.build()
   }
 
+  /**
+   * A new group, not yet kept: a request that ends up adding no member and committing nothing
+   * leaves no trace (so garbage cannot fill the coordinator). Kept groups stay, Empty or not,
+   * until deleted, so their generation keeps counting up (as in Kafka, where an empty group lives
+   * until its offsets expire).
+   */
   private create(request: { groupId: string } & Partial<GroupRequest>, ctx: HandlerContext): ConsumerGroup | undefined {
     if (this.groups.size >= this.config.maxGroups) {
       if (addressable(request)) {
@@ -289,13 +300,26 @@ export class GroupCoordinator {
     }
     const group = new ConsumerGroup(request.groupId)
     group.stateTimestamp = ctx.now
-    this.groups.set(group.groupId, group)
     return group
+  }
+
+  private keep(group: ConsumerGroup): void {
+    if (!group.isEmpty() || group.offsets.size > 0) this.groups.set(group.groupId, group)
   }
 
   private context(out: OutputBuilder, now: number): HandlerContext {
     return { config: this.config, components: this.components, out, now }
   }
+}
+
+/** A settled group whose subscribed topics now have other partition counts than it was assigned with. */
+function countsChanged(group: ConsumerGroup, ctx: HandlerContext): boolean {
+  if (group.state !== 'Stable' && group.state !== 'CompletingRebalance') return false
+  const counts = partitionCounts(group, ctx)
+  return (
+    counts.size !== group.assignedCounts.size ||
+    [...counts].some(([topic, count]) => group.assignedCounts.get(topic) !== count)
+  )
 }
 
 function addressable(request: Partial<GroupRequest>): request is GroupRequest {

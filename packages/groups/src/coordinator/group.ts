@@ -41,6 +41,8 @@ export interface MemberState {
   assignment: TopicPartition[]
   /** It fetched the current generation's assignment. */
   synced: boolean
+  /** When its incarnation started, as its join said (orders static incarnations). */
+  startedAt: number
 }
 
 export interface RebalanceTimers {

@@ -1,6 +1,7 @@
 export {
   type CoordinatorComponents,
   type CoordinatorConfig,
+  type CoordinatorOptions,
   type CoordinatorRules,
   coordinatorConfig,
   DEFAULT_COORDINATOR_CONFIG,

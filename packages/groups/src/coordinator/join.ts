@@ -113,6 +113,7 @@ function addMember(group: ConsumerGroup, memberId: string, req: JoinRequest, ctx
     pendingJoin: { sender: req.sender, requestId: req.requestId },
     assignment: [],
     synced: false,
+    startedAt: req.startedAt,
   }
   group.members.set(memberId, member)
   if (req.groupInstanceId !== undefined) group.instances.set(req.groupInstanceId, memberId)
@@ -162,6 +163,12 @@ function replaceStatic(
   req: JoinRequest,
   ctx: HandlerContext,
 ): void {
+  if (req.startedAt < previous.startedAt) {
+    // A join delayed in transit from an incarnation that has since been replaced: it must not
+    // fence its successor.
+    fenced(req, ctx, `a later incarnation of instance ${req.groupInstanceId} has joined`)
+    return
+  }
   if (!compatible(group, req.protocolType, req.protocols, ctx.config.assignors, previous.memberId)) {
     inconsistent(group, req, ctx, false)
     return
@@ -178,6 +185,7 @@ function replaceStatic(
     lastRequestId: req.requestId,
     pendingJoin: undefined,
     synced: false,
+    startedAt: req.startedAt,
   }
   group.members.delete(previous.memberId)
   group.members.set(memberId, member)

@@ -37,9 +37,13 @@ export function groupSnapshot(group: ConsumerGroup, now: number): GroupMetadataR
         topics: m.topics,
         assignment: sortTopicPartitions(m.assignment),
         held: group.holds.heldList(m.memberId).filter((tp) => !assigned.has(keyOf(tp))),
+        startedAt: m.startedAt,
       }
     }),
     fenced: group.holds.fenceList(now),
+    partitionCounts: [...group.assignedCounts]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([topic, partitions]) => ({ topic, partitions })),
   }
 }
 
@@ -93,6 +97,7 @@ function restoreMetadata(group: ConsumerGroup, metadata: GroupMetadataRecord, no
   group.protocolType = metadata.protocolType === '' ? undefined : metadata.protocolType
   group.protocol = metadata.protocol
   group.stateTimestamp = now
+  group.assignedCounts = new Map(metadata.partitionCounts.map((c) => [c.topic, c.partitions]))
   for (const m of metadata.members) {
     const member: MemberState = {
       memberId: m.memberId,
@@ -108,6 +113,7 @@ function restoreMetadata(group: ConsumerGroup, metadata: GroupMetadataRecord, no
       assignment: m.assignment,
       // Whether it synced before the failover is unknown; it may have, so it counts as synced.
       synced: true,
+      startedAt: m.startedAt,
     }
     group.members.set(m.memberId, member)
     if (m.groupInstanceId !== undefined) group.instances.set(m.groupInstanceId, m.memberId)

@@ -14,37 +14,18 @@
  * while rebalancing; only those the new assignment takes away are revoked, and then the member
  * rejoins so the next generation can hand them to their new owner.
  */
-import {
-  ErrorCode,
-  errorFromCode,
-  RequestTimedOutError,
-  type TributaryError,
-  UnknownMemberIdError,
-} from '@tributary/wire'
-import { CONSUMER_PROTOCOL_TYPE } from '../constants.js'
-import type { CommitOffset, GroupRequest, GroupRequestBody, GroupResponse, RequestKind } from '../protocol/messages.js'
+import { ErrorCode, errorFromCode, type TributaryError, UnknownMemberIdError } from '@tributary/wire'
+import type { CommitOffset, GroupResponse } from '../protocol/messages.js'
 import { keyOf, keySet, sortTopicPartitions, type TopicPartition } from '../topic-partition.js'
 import {
-  checkSender,
   type MemberComponents,
   type MemberConfig,
-  type MemberEvent,
   type MemberOptions,
   type MemberPhase,
   memberConfig,
 } from './config.js'
-
-export interface MemberOutput {
-  requests: GroupRequest[]
-  events: MemberEvent[]
-}
-
-interface SentRequest {
-  kind: RequestKind
-  sentAt: number
-  memberId: string
-  generation: number
-}
+import type { SentRequest } from './requests.js'
+import { type MemberOutput, MemberSession } from './session.js'
 
 type Continuation =
   | { next: 'join'; reason: string }
@@ -61,53 +42,41 @@ const FATAL = new Set<number>([
   ErrorCode.INVALID_REQUEST,
 ])
 const REJOIN = new Set<number>([ErrorCode.REBALANCE_IN_PROGRESS, ErrorCode.ILLEGAL_GENERATION])
-const MAX_TRACKED_REQUESTS = 10_000
 
 export class GroupMember {
   private readonly config: ReturnType<typeof memberConfig>
+  private readonly session: MemberSession
   private phase: MemberPhase = 'idle'
   private started = false
-  private sender: string
-  private memberId = ''
-  private generation = -1
-  private protocol = ''
   private readonly owned = new Map<string, TopicPartition>()
   private ownedGeneration = -1
-  private nextRequestId = 1
-  private readonly sent = new Map<number, SentRequest>()
   /** Request ids of the current join or sync attempt (retries included). */
   private readonly attempt = new Set<number>()
   private joinReason = ''
   private retryAt: number | undefined
-  private nextHeartbeatAt: number | undefined
-  private leaseUntil = Number.NEGATIVE_INFINITY
   private lastPoll = 0
+  private startedAt = 0
   private pollExpired = false
   private revocation: { partitions: TopicPartition[]; continuation: Continuation } | undefined
   private rejoinRequested: string | undefined
   private leaving: 'leave' | 'close' | undefined
-  private readonly pending = new Map<number, { kind: 'commit' | 'fetch'; deadline: number }>()
-  private out: MemberOutput = { requests: [], events: [] }
 
-  constructor(
-    options: MemberOptions,
-    private readonly components: MemberComponents,
-  ) {
+  constructor(options: MemberOptions, components: MemberComponents) {
     this.config = memberConfig(options)
-    this.sender = checkSender(components.newSender())
+    this.session = new MemberSession(this.config, components)
   }
 
   get state(): MemberPhase {
     return this.phase
   }
   get id(): string {
-    return this.memberId
+    return this.session.memberId
   }
   get currentGeneration(): number {
-    return this.generation
+    return this.session.generation
   }
   get nonce(): string {
-    return this.sender
+    return this.session.sender
   }
   get groupInstanceId(): string | undefined {
     return this.config.groupInstanceId
@@ -118,9 +87,10 @@ export class GroupMember {
   }
 
   start(now: number): MemberOutput {
-    return this.run(() => {
+    return this.session.run(() => {
       if (this.started) return
       this.started = true
+      this.startedAt = Math.max(0, now)
       this.lastPoll = now
       this.beginJoin(now, 'starting')
     })
@@ -128,7 +98,7 @@ export class GroupMember {
 
   /** The application made progress (Kafka's poll): resets the max poll interval. */
   poll(now: number): MemberOutput {
-    return this.run(() => {
+    return this.session.run(() => {
       this.lastPoll = now
       if (this.pollExpired && this.phase === 'idle') {
         this.pollExpired = false
@@ -138,7 +108,7 @@ export class GroupMember {
   }
 
   subscribe(topics: string[], now: number): MemberOutput {
-    return this.run(() => {
+    return this.session.run(() => {
       this.config.topics = [...topics]
       if (this.phase === 'stable') this.beginJoin(now, 'subscription changed')
       else if (this.phase === 'joining') this.sendJoin(now, 'subscription changed')
@@ -147,29 +117,24 @@ export class GroupMember {
   }
 
   handle(response: GroupResponse, now: number): MemberOutput {
-    return this.run(() => {
-      if (response.recipient !== this.sender || response.groupId !== this.config.groupId) return
-      const sent = this.sent.get(response.requestId)
+    return this.session.run(() => {
+      if (response.recipient !== this.session.sender || response.groupId !== this.config.groupId) return
+      const sent = this.session.requests.get(response.requestId)
       if (sent === undefined || sent.kind !== response.kind) return
-      if (response.sessionRenewed) {
-        this.leaseUntil = Math.max(
-          this.leaseUntil,
-          sent.sentAt + this.config.sessionTimeoutMs - this.config.leaseMarginMs,
-        )
-      }
+      if (response.sessionRenewed) this.session.renew(sent)
       switch (response.kind) {
         case 'join':
           return this.onJoin(response, now)
         case 'sync':
           return this.onSync(response, now)
         case 'heartbeat':
-          this.sent.delete(response.requestId)
+          this.session.requests.forget(response.requestId)
           return this.onHeartbeat(response, sent, now)
         case 'commit':
         case 'fetch':
           return this.onOffsets(response, sent, now)
         case 'leave':
-          this.sent.delete(response.requestId)
+          this.session.requests.forget(response.requestId)
           return
       }
     })
@@ -177,7 +142,7 @@ export class GroupMember {
 
   /** The application finished with the partitions of the last `revoke` event. */
   revocationDone(now: number): MemberOutput {
-    return this.run(() => {
+    return this.session.run(() => {
       const revocation = this.revocation
       if (this.phase !== 'revoking' || revocation === undefined) return
       this.revocation = undefined
@@ -195,33 +160,23 @@ export class GroupMember {
 
   /** Builds a commit in the member's current generation; its outcome arrives as a `committed` event. */
   commit(offsets: CommitOffset[], now: number): MemberOutput & { requestId: number } {
-    let requestId = 0
-    const output = this.run(() => {
-      requestId = this.send(now, {
-        kind: 'commit',
-        memberId: this.memberId,
-        groupInstanceId: this.memberId === '' ? undefined : this.config.groupInstanceId,
-        generation: this.memberId === '' ? -1 : this.generation,
-        offsets,
-      })
-      this.pending.set(requestId, { kind: 'commit', deadline: now + this.config.requestTimeoutMs })
+    return this.session.awaited(now, {
+      kind: 'commit',
+      memberId: this.session.memberId,
+      groupInstanceId: this.session.memberId === '' ? undefined : this.config.groupInstanceId,
+      generation: this.session.memberId === '' ? -1 : this.session.generation,
+      offsets,
     })
-    return { ...output, requestId }
   }
 
   /** Asks for committed offsets; they arrive as an `offsets` event. */
   fetchOffsets(partitions: TopicPartition[] | undefined, now: number): MemberOutput & { requestId: number } {
-    let requestId = 0
-    const output = this.run(() => {
-      requestId = this.send(now, { kind: 'fetch', partitions })
-      this.pending.set(requestId, { kind: 'fetch', deadline: now + this.config.requestTimeoutMs })
-    })
-    return { ...output, requestId }
+    return this.session.awaited(now, { kind: 'fetch', partitions })
   }
 
   /** Leaves the group for good: revokes (the host commits), then sends LeaveGroup, static or not. */
   leave(now: number): MemberOutput {
-    return this.run(() => this.startLeaving(now, 'leave'))
+    return this.session.run(() => this.startLeaving(now, 'leave'))
   }
 
   /**
@@ -229,18 +184,18 @@ export class GroupMember {
    * membership so that a restart within the session timeout gets its partitions back.
    */
   close(now: number): MemberOutput {
-    return this.run(() => this.startLeaving(now, 'close'))
+    return this.session.run(() => this.startLeaving(now, 'close'))
   }
 
   tick(now: number): MemberOutput {
-    return this.run(() => {
-      this.expirePending(now)
+    return this.session.run(() => {
+      this.session.expirePending(now)
       if (this.phase === 'idle' || this.phase === 'left' || this.phase === 'failed') return
       if (now >= this.lastPoll + this.config.maxPollIntervalMs && this.leaving === undefined) {
         this.pollTimeout(now)
         return
       }
-      if (this.owned.size > 0 && now >= this.leaseUntil) {
+      if (this.owned.size > 0 && now >= this.session.leaseUntil) {
         this.lose('no answer from the coordinator within the session timeout')
         if (this.phase === 'revoking') {
           this.revocation = undefined
@@ -255,29 +210,19 @@ export class GroupMember {
         if (this.phase === 'joining') this.sendJoin(now, this.joinReason)
         else this.sendSync(now)
       }
-      if (this.memberId !== '' && this.nextHeartbeatAt !== undefined && now >= this.nextHeartbeatAt) {
-        this.send(now, {
-          kind: 'heartbeat',
-          memberId: this.memberId,
-          groupInstanceId: this.config.groupInstanceId,
-          generation: Math.max(0, this.generation),
-        })
-        this.nextHeartbeatAt = now + this.config.heartbeatIntervalMs
-      }
+      this.session.heartbeatIfDue(now)
     })
   }
 
   nextDeadline(): number | undefined {
-    if (this.phase === 'left' || this.phase === 'failed') {
-      this.earliestPending()
-      return
-    }
-    const times = [this.earliestPending()]
+    if (this.phase === 'left' || this.phase === 'failed') return this.session.requests.earliestDeadline()
+    const times = [this.session.requests.earliestDeadline()]
     if (this.phase !== 'idle') {
-      times.push(this.lastPoll + this.config.maxPollIntervalMs)
-      if (this.owned.size > 0) times.push(this.leaseUntil)
+      // tick acts on the max poll interval only while not leaving (see tick).
+      if (this.leaving === undefined) times.push(this.lastPoll + this.config.maxPollIntervalMs)
+      if (this.owned.size > 0) times.push(this.session.leaseUntil)
       if (this.phase === 'joining' || this.phase === 'syncing') times.push(this.retryAt)
-      if (this.memberId !== '') times.push(this.nextHeartbeatAt)
+      if (this.session.memberId !== '') times.push(this.session.nextHeartbeatAt)
     }
     const defined = times.filter((t): t is number => t !== undefined && Number.isFinite(t))
     return defined.length === 0 ? undefined : Math.min(...defined)
@@ -298,34 +243,14 @@ export class GroupMember {
     if (this.phase !== 'joining') this.attempt.clear()
     this.phase = 'joining'
     this.joinReason = reason
-    const id = this.send(now, {
-      kind: 'join',
-      memberId: this.memberId,
-      groupInstanceId: this.config.groupInstanceId,
-      clientId: this.config.clientId,
-      protocolType: CONSUMER_PROTOCOL_TYPE,
-      protocols: this.config.assignors,
-      sessionTimeoutMs: this.config.sessionTimeoutMs,
-      rebalanceTimeoutMs: this.config.rebalanceTimeoutMs,
-      topics: this.config.topics,
-      owned: this.assignment,
-      ownedGeneration: this.ownedGeneration,
-      reason,
-    })
-    this.attempt.add(id)
+    this.attempt.add(this.session.sendJoin(now, this.assignment, this.ownedGeneration, reason, this.startedAt))
     this.retryAt = now + this.config.requestTimeoutMs
   }
 
   private sendSync(now: number): void {
     if (this.phase !== 'syncing') this.attempt.clear()
     this.phase = 'syncing'
-    const id = this.send(now, {
-      kind: 'sync',
-      memberId: this.memberId,
-      groupInstanceId: this.config.groupInstanceId,
-      generation: this.generation,
-    })
-    this.attempt.add(id)
+    this.attempt.add(this.session.sendSync(now))
     this.retryAt = now + this.config.requestTimeoutMs
   }
 
@@ -335,11 +260,11 @@ export class GroupMember {
       this.onError(r.errorCode, r.errorMessage, now)
       return
     }
-    this.memberId = r.memberId
-    this.generation = r.generation
-    this.protocol = r.protocol
-    this.nextHeartbeatAt ??= now + this.config.heartbeatIntervalMs
-    this.emit({ type: 'joined', memberId: r.memberId, generation: r.generation, protocol: r.protocol })
+    this.session.memberId = r.memberId
+    this.session.generation = r.generation
+    this.session.protocol = r.protocol
+    this.session.nextHeartbeatAt ??= now + this.config.heartbeatIntervalMs
+    this.session.emit({ type: 'joined', memberId: r.memberId, generation: r.generation, protocol: r.protocol })
     if (this.leaving !== undefined) {
       this.finishLeave(now)
       return
@@ -353,7 +278,7 @@ export class GroupMember {
       this.onError(r.errorCode, r.errorMessage, now)
       return
     }
-    if (r.generation !== this.generation) return
+    if (r.generation !== this.session.generation) return
     this.attempt.clear()
     this.retryAt = undefined
     const assigned = keySet(r.assignment)
@@ -370,11 +295,11 @@ export class GroupMember {
   private assign(now: number, added: TopicPartition[], rejoin: boolean): void {
     for (const tp of added) this.owned.set(keyOf(tp), tp)
     this.phase = 'stable'
-    this.emit({
+    this.session.emit({
       type: 'assigned',
       partitions: sortTopicPartitions(added),
       assignment: this.assignment,
-      generation: this.generation,
+      generation: this.session.generation,
     })
     if (this.leaving !== undefined) this.finishLeave(now)
     else if (rejoin) this.beginJoin(now, 'released partitions for their new owners')
@@ -384,14 +309,14 @@ export class GroupMember {
   private revoke(partitions: TopicPartition[], continuation: Continuation): void {
     this.phase = 'revoking'
     this.revocation = { partitions, continuation }
-    this.emit({ type: 'revoke', partitions, generation: this.generation })
+    this.session.emit({ type: 'revoke', partitions, generation: this.session.generation })
   }
 
   // ---- answers to heartbeats, commits and errors ----
 
   private onHeartbeat(r: GroupResponse, sent: SentRequest, now: number): void {
     // An answer about an earlier identity or generation says nothing about the present one.
-    if (sent.memberId !== this.memberId || sent.generation !== Math.max(0, this.generation)) return
+    if (sent.memberId !== this.session.memberId || sent.generation !== Math.max(0, this.session.generation)) return
     if (r.errorCode === 0) return
     if (REJOIN.has(r.errorCode)) {
       if (this.phase === 'stable') this.beginJoin(now, 'the group is rebalancing')
@@ -403,14 +328,14 @@ export class GroupMember {
   }
 
   private onOffsets(r: GroupResponse, sent: SentRequest, now: number): void {
-    this.sent.delete(r.requestId)
-    if (!this.pending.delete(r.requestId)) return
+    if (!this.session.requests.answered(r.requestId)) return
     const error = r.errorCode === 0 ? undefined : errorFromCode(r.errorCode, r.errorMessage)
-    if (r.kind === 'commit') this.emit({ type: 'committed', requestId: r.requestId, results: r.results, error })
-    else if (r.kind === 'fetch') this.emit({ type: 'offsets', requestId: r.requestId, offsets: r.offsets, error })
-    if (r.errorCode === 0 || sent.memberId !== this.memberId || sent.memberId === '') return
+    if (r.kind === 'commit') this.session.emit({ type: 'committed', requestId: r.requestId, results: r.results, error })
+    else if (r.kind === 'fetch')
+      this.session.emit({ type: 'offsets', requestId: r.requestId, offsets: r.offsets, error })
+    if (r.errorCode === 0 || sent.memberId !== this.session.memberId || sent.memberId === '') return
     if (REJOIN.has(r.errorCode)) {
-      if (this.phase === 'stable' && sent.generation === this.generation)
+      if (this.phase === 'stable' && sent.generation === this.session.generation)
         this.beginJoin(now, 'commit refused: rejoining')
     } else if (r.errorCode === ErrorCode.UNKNOWN_MEMBER_ID || FATAL.has(r.errorCode)) {
       this.onError(r.errorCode, r.errorMessage, now)
@@ -422,7 +347,7 @@ export class GroupMember {
     if (FATAL.has(code)) {
       this.lose(`fatal: ${error.message}`)
       this.phase = 'failed'
-      this.emit({ type: 'failed', error })
+      this.session.emit({ type: 'failed', error })
       return
     }
     if (code === ErrorCode.UNKNOWN_MEMBER_ID) {
@@ -447,32 +372,26 @@ export class GroupMember {
   private lose(reason: string): void {
     const partitions = this.assignment
     this.owned.clear()
-    if (partitions.length > 0) this.emit({ type: 'lost', partitions, reason })
+    if (partitions.length > 0) this.session.emit({ type: 'lost', partitions, reason })
   }
 
   /** A new identity: everything held is lost and a new nonce keeps old answers away. */
   private resetIdentity(error: TributaryError): void {
     this.lose(error.message)
-    this.memberId = ''
-    this.generation = -1
+    this.session.reset()
     this.ownedGeneration = -1
-    this.protocol = ''
-    this.sender = checkSender(this.components.newSender())
-    this.sent.clear()
     this.attempt.clear()
     this.revocation = undefined
-    this.nextHeartbeatAt = undefined
-    this.leaseUntil = Number.NEGATIVE_INFINITY
     if (this.phase === 'revoking') this.phase = 'joining'
   }
 
   private pollTimeout(now: number): void {
     // The application is stuck: it cannot run revocation callbacks, so the partitions are lost.
     this.lose(`no poll within max.poll.interval.ms (${this.config.maxPollIntervalMs} ms)`)
-    if (this.memberId !== '' && this.config.groupInstanceId === undefined) {
-      this.send(now, {
+    if (this.session.memberId !== '' && this.config.groupInstanceId === undefined) {
+      this.session.send(now, {
         kind: 'leave',
-        memberId: this.memberId,
+        memberId: this.session.memberId,
         groupInstanceId: undefined,
         reason: 'max poll interval exceeded',
       })
@@ -496,74 +415,18 @@ export class GroupMember {
 
   private sendLeave(now: number): void {
     const keepStatic = this.leaving === 'close' && this.config.groupInstanceId !== undefined
-    if (this.memberId !== '' && !keepStatic) {
-      this.send(now, {
+    if (this.session.memberId !== '' && !keepStatic) {
+      this.session.send(now, {
         kind: 'leave',
-        memberId: this.memberId,
+        memberId: this.session.memberId,
         groupInstanceId: this.config.groupInstanceId,
         reason: this.leaving === 'close' ? 'consumer closed' : 'consumer left',
       })
     }
     this.phase = 'left'
     this.retryAt = undefined
-    this.nextHeartbeatAt = undefined
-    this.emit({ type: 'left' })
-  }
-
-  // ---- plumbing ----
-
-  private send(now: number, body: GroupRequestBody): number {
-    const requestId = this.nextRequestId++
-    const request = { groupId: this.config.groupId, sender: this.sender, requestId, ...body } as GroupRequest
-    this.out.requests.push(request)
-    this.sent.set(requestId, {
-      kind: body.kind,
-      sentAt: now,
-      memberId: this.memberId,
-      generation: Math.max(0, this.generation),
-    })
-    if (this.sent.size > MAX_TRACKED_REQUESTS) this.sent.delete(this.sent.keys().next().value as number)
-    return requestId
-  }
-
-  private expirePending(now: number): void {
-    for (const [requestId, p] of this.pending) {
-      if (now < p.deadline) continue
-      this.pending.delete(requestId)
-      this.sent.delete(requestId)
-      const error = new RequestTimedOutError(
-        `no answer from the group coordinator within ${this.config.requestTimeoutMs} ms`,
-      )
-      if (p.kind === 'commit') this.emit({ type: 'committed', requestId, results: [], error })
-      else this.emit({ type: 'offsets', requestId, offsets: [], error })
-    }
-    for (const [requestId, s] of this.sent) {
-      if ((s.kind === 'heartbeat' || s.kind === 'leave') && now >= s.sentAt + this.config.requestTimeoutMs) {
-        this.sent.delete(requestId)
-      }
-    }
-  }
-
-  private earliestPending(): number | undefined {
-    let next: number | undefined
-    for (const p of this.pending.values()) if (next === undefined || p.deadline < next) next = p.deadline
-    return next
-  }
-
-  private emit(event: MemberEvent): void {
-    this.out.events.push(event)
-  }
-
-  private run(fn: () => void): MemberOutput {
-    const out: MemberOutput = { requests: [], events: [] }
-    const previous = this.out
-    this.out = out
-    try {
-      fn()
-    } finally {
-      this.out = previous
-    }
-    return out
+    this.session.nextHeartbeatAt = undefined
+    this.session.emit({ type: 'left' })
   }
 }
 

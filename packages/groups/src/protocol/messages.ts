@@ -30,6 +30,8 @@ export interface JoinGroupBody {
   owned: TopicPartition[]
   ownedGeneration: number
   reason: string
+  /** When this incarnation started (ms, the member's clock): a static instance goes only to a later one. */
+  startedAt: number
 }
 
 export interface SyncGroupBody {

@@ -31,7 +31,7 @@ import {
   checkTopics,
   type Fail,
 } from '../protocol/validate.js'
-import { byTopic, type TopicPartition } from '../topic-partition.js'
+import { byTopic, keyOf, type TopicPartition } from '../topic-partition.js'
 
 const KEY_OFFSET = 1
 const KEY_GROUP = 2
@@ -63,6 +63,8 @@ export interface GroupMemberRecord {
   assignment: TopicPartition[]
   /** Partitions beyond its assignment the member may still hold (a revocation not yet confirmed). */
   held: TopicPartition[]
+  /** When the member's incarnation started (ms, its clock). */
+  startedAt: number
 }
 
 export interface FencedRecord {
@@ -80,6 +82,8 @@ export interface GroupMetadataRecord {
   stateTimestamp: number
   members: GroupMemberRecord[]
   fenced: FencedRecord[]
+  /** Partition counts of the subscribed topics the generation was assigned with. */
+  partitionCounts: Array<{ topic: string; partitions: number }>
 }
 
 /** A record as appended to `__consumer_offsets`; `value: null` is a tombstone. */
@@ -179,8 +183,10 @@ export function encodeGroupMetadataValue(value: GroupMetadataRecord): Uint8Array
       topics: m.topics,
       assignment: byTopic(m.assignment),
       held: byTopic(m.held),
+      startedAt: BigInt(m.startedAt),
     })),
     fenced: value.fenced.map((f) => ({ memberId: f.memberId, partitions: byTopic(f.partitions), leaseMs: f.leaseMs })),
+    partitionCounts: value.partitionCounts,
   })
   if (bytes.byteLength > MAX_GROUP_MESSAGE_BYTES) fail(`group metadata of ${bytes.byteLength} bytes`)
   return bytes
@@ -205,12 +211,14 @@ export function decodeGroupMetadataValue(bytes: Uint8Array): GroupMetadataRecord
       topics: member.topics,
       assignment: checkTopicPartitions(member.assignment, 'assignment', fail),
       held: checkTopicPartitions(member.held, 'held', fail),
+      startedAt: checkInt(member.startedAt, 'startedAt', 0, Number.MAX_SAFE_INTEGER, fail),
     })),
     fenced: m.fenced.map((f) => ({
       memberId: f.memberId,
       partitions: checkTopicPartitions(f.partitions, 'fenced', fail),
       leaseMs: f.leaseMs,
     })),
+    partitionCounts: m.partitionCounts,
   })
 }
 
@@ -238,9 +246,10 @@ function checkGroupValue(v: GroupMetadataRecord): GroupMetadataRecord {
     if (m.protocols.length === 0 || m.protocols.length > MAX_PROTOCOLS) fail('member protocols out of range')
     for (const p of m.protocols) checkString(p, 'protocol', MAX_PROTOCOL_NAME_LENGTH, fail, 1)
     checkTopics(m.topics, 'topics', fail)
+    checkInt(m.startedAt, 'startedAt', 0, Number.MAX_SAFE_INTEGER, fail)
     // A partition held by two members would be two owners: refuse the record outright.
     for (const tp of [...m.assignment, ...m.held]) {
-      const key = `${tp.partition}/${tp.topic}`
+      const key = keyOf(tp)
       if (owner.has(key)) fail(`${tp.topic}-${tp.partition} held by two members`)
       owner.add(key)
     }
@@ -249,6 +258,12 @@ function checkGroupValue(v: GroupMetadataRecord): GroupMetadataRecord {
     checkString(f.memberId, 'fenced memberId', MAX_MEMBER_ID_LENGTH, fail, 1)
     checkInt(f.leaseMs, 'leaseMs', 0, MAX_TIMEOUT_MS, fail)
   }
+  checkTopics(
+    v.partitionCounts.map((c) => c.topic),
+    'partitionCounts',
+    fail,
+  )
+  for (const c of v.partitionCounts) checkInt(c.partitions, 'partition count', 1, MAX_PARTITION_NUMBER, fail)
   return v
 }
 

@@ -1,8 +1,8 @@
 /** Drives a GroupCoordinator by hand in tests: builds requests, keeps the time, collects records. */
 import {
   type CommitOffset,
-  type CoordinatorConfig,
   type CoordinatorEvent,
+  type CoordinatorOptions,
   GroupCoordinator,
   type GroupRequest,
   type GroupResponse,
@@ -24,6 +24,8 @@ export interface JoinOptions {
   session?: number
   rebalance?: number
   reason?: string
+  /** When the joining incarnation started (default: now). */
+  startedAt?: number
 }
 
 export class Driver {
@@ -36,7 +38,7 @@ export class Driver {
 
   constructor(
     counts: Record<string, number> = { orders: 6 },
-    readonly config: Partial<CoordinatorConfig> = {},
+    readonly config: CoordinatorOptions = {},
   ) {
     this.counts = new Map(Object.entries(counts))
     this.coordinator = this.fresh()
@@ -97,6 +99,7 @@ export class Driver {
       owned: o.owned ?? [],
       ownedGeneration: o.ownedGeneration ?? -1,
       reason: o.reason ?? '',
+      startedAt: o.startedAt ?? this.now,
     })
   }
 

@@ -111,6 +111,7 @@ describe('coordinator > join and sync', () => {
       owned: [],
       ownedGeneration: -1,
       reason: '',
+      startedAt: 1,
     }
     expect(only(d.handle(first))).toMatchObject({ memberId: 'c-a', generation: 1 })
     expect(only(d.handle(first))).toMatchObject({ memberId: 'c-a', generation: 1 })

@@ -85,14 +85,19 @@ describe('coordinator > sessions, timeouts and leaving', () => {
     expect(d.describe()).toMatchObject({ state: 'Empty', generation: 3, members: [] })
   })
 
-  it('forgets an empty group without committed offsets', () => {
+  it('keeps an empty group (its generation goes on counting), and leaves no trace of a refused join', () => {
     const d = new Driver()
     d.join('a')
     d.sync('a', 1)
     d.leave('a')
-    d.advance(1)
-    expect(d.describe()).toBeUndefined()
-    expect(d.coordinator.listGroups()).toEqual([])
+    d.advance(SESSION * 2)
+    expect(d.describe()).toMatchObject({ state: 'Empty', generation: 2 })
+    expect(only(d.join('b'))).toMatchObject({ generation: 3 })
+    d.join('x', { session: 1 })
+    expect(d.coordinator.listGroups().map((g) => g.groupId)).toEqual(['billing'])
+    const other = new Driver()
+    expect(only(other.join('x', { session: 1 }))).toMatchObject({ errorCode: ErrorCode.INVALID_SESSION_TIMEOUT })
+    expect(other.coordinator.listGroups()).toEqual([])
   })
 
   it('rebalances a settled group when partitions are added to a subscribed topic', () => {

@@ -38,6 +38,18 @@ describe('coordinator > static membership', () => {
     ).toEqual(['c-a2', 'c-b1', 'c-c'])
   })
 
+  it('does not let a delayed join of an earlier incarnation fence a later one', () => {
+    const d = settledGroup()
+    const started = d.now
+    d.advance(100)
+    d.join('a2', { instance: 'tab-a' })
+    // The first join of an incarnation that started before a2 (and has since died) arrives late.
+    expect(only(d.join('a0', { instance: 'tab-a', startedAt: started - 50 }))).toMatchObject({
+      errorCode: ErrorCode.FENCED_INSTANCE_ID,
+    })
+    expect(only(d.heartbeat('a2', 1, 'tab-a'))).toMatchObject({ errorCode: 0 })
+  })
+
   it('fences the old incarnation of a replaced static member', () => {
     const d = settledGroup()
     d.join('a2', { instance: 'tab-a' })

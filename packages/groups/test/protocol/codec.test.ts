@@ -33,6 +33,7 @@ const requests: GroupRequest[] = [
     ],
     ownedGeneration: 4,
     reason: 'starting',
+    startedAt: 1_700_000_000_000,
   },
   { ...header, kind: 'sync', memberId: 'web-a1b2c3', groupInstanceId: undefined, generation: 5 },
   { ...header, kind: 'heartbeat', memberId: 'web-a1b2c3', groupInstanceId: 'tab-1', generation: 5 },
@@ -185,6 +186,7 @@ function join(overrides: Partial<pb.JoinGroupRequest>): pb.JoinGroupRequest {
     owned: [],
     ownedGeneration: -1,
     reason: '',
+    startedAt: 0n,
     ...overrides,
   }
 }

@@ -28,6 +28,7 @@ const metadata: GroupMetadataRecord = {
       topics: ['orders'],
       assignment: [{ topic: 'orders', partition: 0 }],
       held: [{ topic: 'orders', partition: 1 }],
+      startedAt: 1_700_000_000_000,
     },
     {
       memberId: 'web-2',
@@ -39,9 +40,11 @@ const metadata: GroupMetadataRecord = {
       topics: ['orders'],
       assignment: [{ topic: 'orders', partition: 2 }],
       held: [],
+      startedAt: 0,
     },
   ],
   fenced: [{ memberId: 'web-0', partitions: [{ topic: 'orders', partition: 3 }], leaseMs: 4_000 }],
+  partitionCounts: [{ topic: 'orders', partitions: 4 }],
 }
 
 describe('records > __consumer_offsets', () => {
@@ -69,7 +72,7 @@ describe('records > __consumer_offsets', () => {
 
   it('round-trips group metadata values', () => {
     expect(decodeGroupMetadataValue(encodeGroupMetadataValue(metadata))).toEqual(metadata)
-    const empty = { ...metadata, protocol: undefined, members: [], fenced: [] }
+    const empty = { ...metadata, protocol: undefined, members: [], fenced: [], partitionCounts: [] }
     expect(decodeGroupMetadataValue(encodeGroupMetadataValue(empty))).toEqual(empty)
   })
 

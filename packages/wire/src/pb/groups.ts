@@ -466,6 +466,11 @@ export namespace GroupRequest {
     value: string
   }
 
+  export interface GroupRequestJoinStartedAtFieldEvent {
+    field: '$.join.startedAt'
+    value: bigint
+  }
+
   export interface GroupRequestSyncMemberIdFieldEvent {
     field: '$.sync.memberId'
     value: string
@@ -576,7 +581,7 @@ export namespace GroupRequest {
     return decodeMessage(buf, GroupRequest.codec(), opts)
   }
 
-  export function stream (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<GroupRequest>): Generator<GroupRequestVersionFieldEvent | GroupRequestGroupIdFieldEvent | GroupRequestSenderFieldEvent | GroupRequestRequestIdFieldEvent | GroupRequestJoinMemberIdFieldEvent | GroupRequestJoinGroupInstanceIdFieldEvent | GroupRequestJoinClientIdFieldEvent | GroupRequestJoinProtocolTypeFieldEvent | GroupRequestJoinProtocolsFieldEvent | GroupRequestJoinSessionTimeoutMsFieldEvent | GroupRequestJoinRebalanceTimeoutMsFieldEvent | GroupRequestJoinTopicsFieldEvent | GroupRequestJoinOwnedTopicFieldEvent | GroupRequestJoinOwnedPartitionsFieldEvent | GroupRequestJoinOwnedGenerationFieldEvent | GroupRequestJoinReasonFieldEvent | GroupRequestSyncMemberIdFieldEvent | GroupRequestSyncGroupInstanceIdFieldEvent | GroupRequestSyncGenerationFieldEvent | GroupRequestHeartbeatMemberIdFieldEvent | GroupRequestHeartbeatGroupInstanceIdFieldEvent | GroupRequestHeartbeatGenerationFieldEvent | GroupRequestLeaveMemberIdFieldEvent | GroupRequestLeaveGroupInstanceIdFieldEvent | GroupRequestLeaveReasonFieldEvent | GroupRequestCommitMemberIdFieldEvent | GroupRequestCommitGroupInstanceIdFieldEvent | GroupRequestCommitGenerationFieldEvent | GroupRequestCommitTopicsTopicFieldEvent | GroupRequestCommitTopicsPartitionsPartitionFieldEvent | GroupRequestCommitTopicsPartitionsOffsetFieldEvent | GroupRequestCommitTopicsPartitionsLeaderEpochFieldEvent | GroupRequestCommitTopicsPartitionsMetadataFieldEvent | GroupRequestFetchPartitionsTopicFieldEvent | GroupRequestFetchPartitionsPartitionsFieldEvent> {
+  export function stream (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<GroupRequest>): Generator<GroupRequestVersionFieldEvent | GroupRequestGroupIdFieldEvent | GroupRequestSenderFieldEvent | GroupRequestRequestIdFieldEvent | GroupRequestJoinMemberIdFieldEvent | GroupRequestJoinGroupInstanceIdFieldEvent | GroupRequestJoinClientIdFieldEvent | GroupRequestJoinProtocolTypeFieldEvent | GroupRequestJoinProtocolsFieldEvent | GroupRequestJoinSessionTimeoutMsFieldEvent | GroupRequestJoinRebalanceTimeoutMsFieldEvent | GroupRequestJoinTopicsFieldEvent | GroupRequestJoinOwnedTopicFieldEvent | GroupRequestJoinOwnedPartitionsFieldEvent | GroupRequestJoinOwnedGenerationFieldEvent | GroupRequestJoinReasonFieldEvent | GroupRequestJoinStartedAtFieldEvent | GroupRequestSyncMemberIdFieldEvent | GroupRequestSyncGroupInstanceIdFieldEvent | GroupRequestSyncGenerationFieldEvent | GroupRequestHeartbeatMemberIdFieldEvent | GroupRequestHeartbeatGroupInstanceIdFieldEvent | GroupRequestHeartbeatGenerationFieldEvent | GroupRequestLeaveMemberIdFieldEvent | GroupRequestLeaveGroupInstanceIdFieldEvent | GroupRequestLeaveReasonFieldEvent | GroupRequestCommitMemberIdFieldEvent | GroupRequestCommitGroupInstanceIdFieldEvent | GroupRequestCommitGenerationFieldEvent | GroupRequestCommitTopicsTopicFieldEvent | GroupRequestCommitTopicsPartitionsPartitionFieldEvent | GroupRequestCommitTopicsPartitionsOffsetFieldEvent | GroupRequestCommitTopicsPartitionsLeaderEpochFieldEvent | GroupRequestCommitTopicsPartitionsMetadataFieldEvent | GroupRequestFetchPartitionsTopicFieldEvent | GroupRequestFetchPartitionsPartitionsFieldEvent> {
     return streamMessage(buf, GroupRequest.codec(), opts)
   }
 }
@@ -593,6 +598,7 @@ export interface JoinGroupRequest {
   owned: TopicPartitions[]
   ownedGeneration: number
   reason: string
+  startedAt: bigint
 }
 
 export namespace JoinGroupRequest {
@@ -666,6 +672,11 @@ export namespace JoinGroupRequest {
           w.string(obj.reason)
         }
 
+        if ((obj.startedAt != null && obj.startedAt !== 0n)) {
+          w.uint32(96)
+          w.uint64(obj.startedAt)
+        }
+
         if (opts.lengthDelimited !== false) {
           w.ldelim()
         }
@@ -681,7 +692,8 @@ export namespace JoinGroupRequest {
           topics: [],
           owned: [],
           ownedGeneration: 0,
-          reason: ''
+          reason: '',
+          startedAt: 0n
         }
 
         const end = length == null ? reader.len : reader.pos + length
@@ -758,6 +770,10 @@ export namespace JoinGroupRequest {
             }
             case 11: {
               obj.reason = reader.string()
+              break
+            }
+            case 12: {
+              obj.startedAt = reader.uint64()
               break
             }
             default: {
@@ -897,6 +913,13 @@ export namespace JoinGroupRequest {
               }
               break
             }
+            case 12: {
+              yield {
+                field: `${prefix}.startedAt`,
+                value: reader.uint64()
+              }
+              break
+            }
             default: {
               reader.skipType(tag & 7)
               break
@@ -973,6 +996,11 @@ export namespace JoinGroupRequest {
     value: string
   }
 
+  export interface JoinGroupRequestStartedAtFieldEvent {
+    field: '$.startedAt'
+    value: bigint
+  }
+
   export function encode (obj: Partial<JoinGroupRequest>): Uint8Array<ArrayBuffer> {
     return encodeMessage(obj, JoinGroupRequest.codec())
   }
@@ -981,7 +1009,7 @@ export namespace JoinGroupRequest {
     return decodeMessage(buf, JoinGroupRequest.codec(), opts)
   }
 
-  export function stream (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<JoinGroupRequest>): Generator<JoinGroupRequestMemberIdFieldEvent | JoinGroupRequestGroupInstanceIdFieldEvent | JoinGroupRequestClientIdFieldEvent | JoinGroupRequestProtocolTypeFieldEvent | JoinGroupRequestProtocolsFieldEvent | JoinGroupRequestSessionTimeoutMsFieldEvent | JoinGroupRequestRebalanceTimeoutMsFieldEvent | JoinGroupRequestTopicsFieldEvent | JoinGroupRequestOwnedTopicFieldEvent | JoinGroupRequestOwnedPartitionsFieldEvent | JoinGroupRequestOwnedGenerationFieldEvent | JoinGroupRequestReasonFieldEvent> {
+  export function stream (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<JoinGroupRequest>): Generator<JoinGroupRequestMemberIdFieldEvent | JoinGroupRequestGroupInstanceIdFieldEvent | JoinGroupRequestClientIdFieldEvent | JoinGroupRequestProtocolTypeFieldEvent | JoinGroupRequestProtocolsFieldEvent | JoinGroupRequestSessionTimeoutMsFieldEvent | JoinGroupRequestRebalanceTimeoutMsFieldEvent | JoinGroupRequestTopicsFieldEvent | JoinGroupRequestOwnedTopicFieldEvent | JoinGroupRequestOwnedPartitionsFieldEvent | JoinGroupRequestOwnedGenerationFieldEvent | JoinGroupRequestReasonFieldEvent | JoinGroupRequestStartedAtFieldEvent> {
     return streamMessage(buf, JoinGroupRequest.codec(), opts)
   }
 }
@@ -4278,6 +4306,7 @@ export interface GroupMetadataValue {
   stateTimestamp: bigint
   members: GroupMemberValue[]
   fenced: FencedPartitionsValue[]
+  partitionCounts: TopicPartitionCount[]
 }
 
 export namespace GroupMetadataValue {
@@ -4329,6 +4358,13 @@ export namespace GroupMetadataValue {
           }
         }
 
+        if (obj.partitionCounts != null && obj.partitionCounts.length > 0) {
+          for (const value of obj.partitionCounts) {
+            w.uint32(66)
+            TopicPartitionCount.codec().encode(value, w)
+          }
+        }
+
         if (opts.lengthDelimited !== false) {
           w.ldelim()
         }
@@ -4340,7 +4376,8 @@ export namespace GroupMetadataValue {
           protocol: '',
           stateTimestamp: 0n,
           members: [],
-          fenced: []
+          fenced: [],
+          partitionCounts: []
         }
 
         const end = length == null ? reader.len : reader.pos + length
@@ -4397,6 +4434,20 @@ export namespace GroupMetadataValue {
               }))
               break
             }
+            case 8: {
+              if (opts.limits?.partitionCounts != null && obj.partitionCounts.length === opts.limits.partitionCounts) {
+                throw new MaxLengthError('Decode error - repeated field "partitionCounts" had too many elements')
+              }
+
+              if (obj.partitionCounts.length === 10000) {
+                throw new MaxLengthError('Decode error - repeated field "partitionCounts" had too many elements')
+              }
+
+              obj.partitionCounts.push(TopicPartitionCount.codec().decode(reader, reader.uint32(), {
+                limits: opts.limits?.partitionCounts$
+              }))
+              break
+            }
             default: {
               reader.skipType(tag & 7)
               break
@@ -4408,7 +4459,8 @@ export namespace GroupMetadataValue {
       }, function * (reader, length, prefix, opts = {}) {
         const obj = {
           members: 10000,
-          fenced: 10000
+          fenced: 10000,
+          partitionCounts: 10000
         }
 
         const end = length == null ? reader.len : reader.pos + length
@@ -4493,6 +4545,28 @@ export namespace GroupMetadataValue {
               }
 
               obj.fenced++
+
+              break
+            }
+            case 8: {
+              if (opts.limits?.partitionCounts != null && obj.partitionCounts === opts.limits.partitionCounts) {
+                throw new MaxLengthError('Streaming decode error - repeated field "partitionCounts" had too many elements')
+              }
+
+              if (obj.partitionCounts === 10000) {
+                throw new MaxLengthError('Streaming decode error - repeated field "partitionCounts" had too many elements')
+              }
+
+              for (const evt of TopicPartitionCount.codec().stream(reader, reader.uint32(), `${prefix}.partitionCounts[]`, {
+                limits: opts.limits?.partitionCounts$
+              })) {
+                yield {
+                  ...evt,
+                  index: obj.partitionCounts
+                }
+              }
+
+              obj.partitionCounts++
 
               break
             }
@@ -4599,6 +4673,12 @@ export namespace GroupMetadataValue {
     value: number
   }
 
+  export interface GroupMetadataValueMembersStartedAtFieldEvent {
+    field: '$.members[].startedAt'
+    value: bigint
+    index: number
+  }
+
   export interface GroupMetadataValueFencedMemberIdFieldEvent {
     field: '$.fenced[].memberId'
     value: string
@@ -4623,6 +4703,18 @@ export namespace GroupMetadataValue {
     index: number
   }
 
+  export interface GroupMetadataValuePartitionCountsTopicFieldEvent {
+    field: '$.partitionCounts[].topic'
+    value: string
+    index: number
+  }
+
+  export interface GroupMetadataValuePartitionCountsPartitionsFieldEvent {
+    field: '$.partitionCounts[].partitions'
+    value: number
+    index: number
+  }
+
   export function encode (obj: Partial<GroupMetadataValue>): Uint8Array<ArrayBuffer> {
     return encodeMessage(obj, GroupMetadataValue.codec())
   }
@@ -4631,8 +4723,120 @@ export namespace GroupMetadataValue {
     return decodeMessage(buf, GroupMetadataValue.codec(), opts)
   }
 
-  export function stream (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<GroupMetadataValue>): Generator<GroupMetadataValueVersionFieldEvent | GroupMetadataValueProtocolTypeFieldEvent | GroupMetadataValueGenerationFieldEvent | GroupMetadataValueProtocolFieldEvent | GroupMetadataValueStateTimestampFieldEvent | GroupMetadataValueMembersMemberIdFieldEvent | GroupMetadataValueMembersGroupInstanceIdFieldEvent | GroupMetadataValueMembersClientIdFieldEvent | GroupMetadataValueMembersSessionTimeoutMsFieldEvent | GroupMetadataValueMembersRebalanceTimeoutMsFieldEvent | GroupMetadataValueMembersProtocolsFieldEvent | GroupMetadataValueMembersTopicsFieldEvent | GroupMetadataValueMembersAssignmentTopicFieldEvent | GroupMetadataValueMembersAssignmentPartitionsFieldEvent | GroupMetadataValueMembersHeldTopicFieldEvent | GroupMetadataValueMembersHeldPartitionsFieldEvent | GroupMetadataValueFencedMemberIdFieldEvent | GroupMetadataValueFencedPartitionsTopicFieldEvent | GroupMetadataValueFencedPartitionsPartitionsFieldEvent | GroupMetadataValueFencedLeaseMsFieldEvent> {
+  export function stream (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<GroupMetadataValue>): Generator<GroupMetadataValueVersionFieldEvent | GroupMetadataValueProtocolTypeFieldEvent | GroupMetadataValueGenerationFieldEvent | GroupMetadataValueProtocolFieldEvent | GroupMetadataValueStateTimestampFieldEvent | GroupMetadataValueMembersMemberIdFieldEvent | GroupMetadataValueMembersGroupInstanceIdFieldEvent | GroupMetadataValueMembersClientIdFieldEvent | GroupMetadataValueMembersSessionTimeoutMsFieldEvent | GroupMetadataValueMembersRebalanceTimeoutMsFieldEvent | GroupMetadataValueMembersProtocolsFieldEvent | GroupMetadataValueMembersTopicsFieldEvent | GroupMetadataValueMembersAssignmentTopicFieldEvent | GroupMetadataValueMembersAssignmentPartitionsFieldEvent | GroupMetadataValueMembersHeldTopicFieldEvent | GroupMetadataValueMembersHeldPartitionsFieldEvent | GroupMetadataValueMembersStartedAtFieldEvent | GroupMetadataValueFencedMemberIdFieldEvent | GroupMetadataValueFencedPartitionsTopicFieldEvent | GroupMetadataValueFencedPartitionsPartitionsFieldEvent | GroupMetadataValueFencedLeaseMsFieldEvent | GroupMetadataValuePartitionCountsTopicFieldEvent | GroupMetadataValuePartitionCountsPartitionsFieldEvent> {
     return streamMessage(buf, GroupMetadataValue.codec(), opts)
+  }
+}
+
+export interface TopicPartitionCount {
+  topic: string
+  partitions: number
+}
+
+export namespace TopicPartitionCount {
+  let _codec: Codec<TopicPartitionCount>
+
+  export const codec = (): Codec<TopicPartitionCount> => {
+    if (_codec == null) {
+      _codec = message<TopicPartitionCount>((obj, w, opts = {}) => {
+        if (opts.lengthDelimited !== false) {
+          w.fork()
+        }
+
+        if ((obj.topic != null && obj.topic !== '')) {
+          w.uint32(10)
+          w.string(obj.topic)
+        }
+
+        if ((obj.partitions != null && obj.partitions !== 0)) {
+          w.uint32(16)
+          w.uint32(obj.partitions)
+        }
+
+        if (opts.lengthDelimited !== false) {
+          w.ldelim()
+        }
+      }, (reader, length, opts = {}) => {
+        const obj: any = {
+          topic: '',
+          partitions: 0
+        }
+
+        const end = length == null ? reader.len : reader.pos + length
+
+        while (reader.pos < end) {
+          const tag = reader.uint32()
+
+          switch (tag >>> 3) {
+            case 1: {
+              obj.topic = reader.string()
+              break
+            }
+            case 2: {
+              obj.partitions = reader.uint32()
+              break
+            }
+            default: {
+              reader.skipType(tag & 7)
+              break
+            }
+          }
+        }
+
+        return obj
+      }, function * (reader, length, prefix, opts = {}) {
+        const end = length == null ? reader.len : reader.pos + length
+
+        while (reader.pos < end) {
+          const tag = reader.uint32()
+
+          switch (tag >>> 3) {
+            case 1: {
+              yield {
+                field: `${prefix}.topic`,
+                value: reader.string()
+              }
+              break
+            }
+            case 2: {
+              yield {
+                field: `${prefix}.partitions`,
+                value: reader.uint32()
+              }
+              break
+            }
+            default: {
+              reader.skipType(tag & 7)
+              break
+            }
+          }
+        }
+      })
+    }
+
+    return _codec
+  }
+
+  export interface TopicPartitionCountTopicFieldEvent {
+    field: '$.topic'
+    value: string
+  }
+
+  export interface TopicPartitionCountPartitionsFieldEvent {
+    field: '$.partitions'
+    value: number
+  }
+
+  export function encode (obj: Partial<TopicPartitionCount>): Uint8Array<ArrayBuffer> {
+    return encodeMessage(obj, TopicPartitionCount.codec())
+  }
+
+  export function decode (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<TopicPartitionCount>): TopicPartitionCount {
+    return decodeMessage(buf, TopicPartitionCount.codec(), opts)
+  }
+
+  export function stream (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<TopicPartitionCount>): Generator<TopicPartitionCountTopicFieldEvent | TopicPartitionCountPartitionsFieldEvent> {
+    return streamMessage(buf, TopicPartitionCount.codec(), opts)
   }
 }
 
@@ -4646,6 +4850,7 @@ export interface GroupMemberValue {
   topics: string[]
   assignment: TopicPartitions[]
   held: TopicPartitions[]
+  startedAt: bigint
 }
 
 export namespace GroupMemberValue {
@@ -4711,6 +4916,11 @@ export namespace GroupMemberValue {
           }
         }
 
+        if ((obj.startedAt != null && obj.startedAt !== 0n)) {
+          w.uint32(80)
+          w.uint64(obj.startedAt)
+        }
+
         if (opts.lengthDelimited !== false) {
           w.ldelim()
         }
@@ -4724,7 +4934,8 @@ export namespace GroupMemberValue {
           protocols: [],
           topics: [],
           assignment: [],
-          held: []
+          held: [],
+          startedAt: 0n
         }
 
         const end = length == null ? reader.len : reader.pos + length
@@ -4803,6 +5014,10 @@ export namespace GroupMemberValue {
               obj.held.push(TopicPartitions.codec().decode(reader, reader.uint32(), {
                 limits: opts.limits?.held$
               }))
+              break
+            }
+            case 10: {
+              obj.startedAt = reader.uint64()
               break
             }
             default: {
@@ -4944,6 +5159,13 @@ export namespace GroupMemberValue {
 
               break
             }
+            case 10: {
+              yield {
+                field: `${prefix}.startedAt`,
+                value: reader.uint64()
+              }
+              break
+            }
             default: {
               reader.skipType(tag & 7)
               break
@@ -5017,6 +5239,11 @@ export namespace GroupMemberValue {
     value: number
   }
 
+  export interface GroupMemberValueStartedAtFieldEvent {
+    field: '$.startedAt'
+    value: bigint
+  }
+
   export function encode (obj: Partial<GroupMemberValue>): Uint8Array<ArrayBuffer> {
     return encodeMessage(obj, GroupMemberValue.codec())
   }
@@ -5025,7 +5252,7 @@ export namespace GroupMemberValue {
     return decodeMessage(buf, GroupMemberValue.codec(), opts)
   }
 
-  export function stream (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<GroupMemberValue>): Generator<GroupMemberValueMemberIdFieldEvent | GroupMemberValueGroupInstanceIdFieldEvent | GroupMemberValueClientIdFieldEvent | GroupMemberValueSessionTimeoutMsFieldEvent | GroupMemberValueRebalanceTimeoutMsFieldEvent | GroupMemberValueProtocolsFieldEvent | GroupMemberValueTopicsFieldEvent | GroupMemberValueAssignmentTopicFieldEvent | GroupMemberValueAssignmentPartitionsFieldEvent | GroupMemberValueHeldTopicFieldEvent | GroupMemberValueHeldPartitionsFieldEvent> {
+  export function stream (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<GroupMemberValue>): Generator<GroupMemberValueMemberIdFieldEvent | GroupMemberValueGroupInstanceIdFieldEvent | GroupMemberValueClientIdFieldEvent | GroupMemberValueSessionTimeoutMsFieldEvent | GroupMemberValueRebalanceTimeoutMsFieldEvent | GroupMemberValueProtocolsFieldEvent | GroupMemberValueTopicsFieldEvent | GroupMemberValueAssignmentTopicFieldEvent | GroupMemberValueAssignmentPartitionsFieldEvent | GroupMemberValueHeldTopicFieldEvent | GroupMemberValueHeldPartitionsFieldEvent | GroupMemberValueStartedAtFieldEvent> {
     return streamMessage(buf, GroupMemberValue.codec(), opts)
   }
 }
