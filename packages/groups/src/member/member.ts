@@ -107,7 +107,9 @@ export class GroupMember {
     })
   }
 
+  /** Changes the subscription (a list of topic names: patterns are resolved by the host). */
   subscribe(topics: string[], now: number): MemberOutput {
+    memberConfig({ ...this.config, topics }) // InvalidConfigError for bad names, before anything changes
     return this.session.run(() => {
       this.config.topics = [...topics]
       if (this.phase === 'stable') this.beginJoin(now, 'subscription changed')

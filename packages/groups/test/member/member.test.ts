@@ -70,6 +70,19 @@ describe('member > joining and rebalancing', () => {
     expect(loop.coordinator.committedOffsets('billing').map((o) => o.offset)).toEqual([103, 104, 105])
   })
 
+  it('rejoins with a new subscription, and refuses a bad topic name without changing anything', () => {
+    const loop = new Loop()
+    const a = loop.add()
+    loop.start(a)
+    expect(() => a.member.subscribe(['bad name'], loop.now)).toThrow(InvalidConfigError)
+    expect(ps(a.member.assignment)).toHaveLength(6)
+    loop.apply(a, a.member.subscribe(['elsewhere'], loop.now))
+    loop.advance(300)
+    expect(a.member.state).toBe('stable')
+    expect(a.member.assignment).toEqual([]) // 'elsewhere' does not exist
+    expect(loop.coordinator.describeGroup('billing')?.members[0]?.topics).toEqual(['elsewhere'])
+  })
+
   it('leave: revokes, then leaves, and the others take over at once', () => {
     const loop = new Loop()
     const a = loop.add()
