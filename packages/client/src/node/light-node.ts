@@ -8,6 +8,7 @@ import { noise } from '@libp2p/noise'
 import { tcp } from '@libp2p/tcp'
 import { webSockets } from '@libp2p/websockets'
 import { yamux } from '@libp2p/yamux'
+import { coalescedWrites } from '@tributary/mesh/coalesced-writes'
 import { createLibp2p } from 'libp2p'
 import type { ClientNode, LightNodeOptions } from './options.js'
 
@@ -15,7 +16,7 @@ export async function createLightNode(options: LightNodeOptions = {}): Promise<C
   return createLibp2p({
     ...(options.privateKey === undefined ? {} : { privateKey: options.privateKey }),
     addresses: { listen: [] },
-    transports: [tcp(), webSockets()],
+    transports: [coalescedWrites(tcp()), webSockets()],
     connectionEncrypters: [noise()],
     streamMuxers: [yamux()],
     // Liveness is the RPC timeouts' job; the default monitor cut busy links on one slow ping (PLATFORM.md).
