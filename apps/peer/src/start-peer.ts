@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
+import { GroupService } from '@tributary/groups'
 import { createPeer, type Peer, type PeerOptions } from '@tributary/mesh'
 import { FsLogFactory, snapshotFile } from '@tributary/mesh/node-storage'
 import { pino } from 'pino'
@@ -65,6 +66,15 @@ export async function startPeerProcess(options: StartPeerOptions): Promise<void>
     throw err
   }
   const running = peer
+  let groups: GroupService
+  try {
+    // Consumer groups are a service on top of the peer (groups depends on mesh, not the reverse).
+    groups = await GroupService.start(running, { logger })
+  } catch (err) {
+    await running.stop().catch(() => {})
+    await unlock()
+    throw err
+  }
   const metrics = createMetrics({
     peerId: running.peerId,
     members: () => running.members(),
@@ -126,6 +136,8 @@ export async function startPeerProcess(options: StartPeerOptions): Promise<void>
         try {
           metrics.stop()
           await http.close()
+          // First, so members waiting on a coordinator here are told to find the new one.
+          await groups.stop()
           await running.stop()
         } catch (err) {
           logger.error({ err }, 'unclean shutdown')

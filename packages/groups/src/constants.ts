@@ -26,6 +26,8 @@ export const MAX_PARTITION_NUMBER = 10_000
 /** Partitions in one assignment, ownership report, commit or fetch. */
 export const MAX_PARTITIONS_PER_MESSAGE = 100_000
 export const MAX_REASON_LENGTH = 256
+/** A libp2p peer id as text (a coordinator hint). */
+export const MAX_PEER_ID_LENGTH = 128
 export const MAX_ERROR_MESSAGE_LENGTH = 1024
 /** Kafka's `offset.metadata.max.bytes` default. */
 export const MAX_OFFSET_METADATA_LENGTH = 4096

@@ -25,7 +25,13 @@ import { registerPerfProtocol } from './perf.js'
 import { placeReplicas } from './placement.js'
 import type { Assignment, RaftConfig } from './raft/index.js'
 import { RaftRpc } from './raft-rpc.js'
-import { payloadLength, type RpcHandler, registerRpcHandler, type UnregisterRpcHandler } from './rpc/index.js'
+import {
+  payloadLength,
+  type RpcHandler,
+  type RpcServerOptions,
+  registerRpcHandler,
+  type UnregisterRpcHandler,
+} from './rpc/index.js'
 
 export interface PeerOptions
   extends Pick<MeshNodeOptions, 'host' | 'tcpPort' | 'wsPort' | 'announce' | 'dataDir' | 'bootstrap' | 'privateKey'> {
@@ -91,6 +97,7 @@ export class Peer implements HandlerContext {
   private readonly lastLeaders = new Map<HostedPartition, string | undefined>()
   private readonly unregister: UnregisterRpcHandler[] = []
   private readonly requestListeners = new Set<(event: RequestEvent) => void>()
+  private readonly partitionListeners = new Set<(hosted: HostedPartition) => void>()
   private readonly logger: Logger
   private stopping: Promise<void> | undefined
   readonly startedAtMs = Date.now()
@@ -134,6 +141,7 @@ export class Peer implements HandlerContext {
           this.lastLeaders.set(hosted, leader)
         }
         this.publishLeadership(hosted)
+        for (const listener of this.partitionListeners) listener(hosted)
       },
       ...(options.retentionCheckIntervalMs === undefined
         ? {}
@@ -258,6 +266,39 @@ export class Peer implements HandlerContext {
   onRequest(listener: (event: RequestEvent) => void): () => void {
     this.requestListeners.add(listener)
     return () => this.requestListeners.delete(listener)
+  }
+
+  /**
+   * Serves one more request protocol on this peer, instrumented like the built-in ones (see
+   * onRequest) and unregistered by `stop()` or the returned function. For services built on top
+   * of the mesh (consumer groups) that the mesh itself must not depend on.
+   */
+  async registerProtocol(
+    protocol: string,
+    handler: RpcHandler,
+    options: Omit<RpcServerOptions, 'logger'> = {},
+  ): Promise<UnregisterRpcHandler> {
+    if (this.stopping !== undefined) throw new Error('peer is stopping')
+    const unregister = await registerRpcHandler(this.node, protocol, this.instrument(protocol, handler), {
+      maxInboundStreams: 256,
+      ...options,
+      logger: this.logger,
+    })
+    this.unregister.push(unregister)
+    return async () => {
+      const at = this.unregister.indexOf(unregister)
+      if (at >= 0) this.unregister.splice(at, 1)
+      await unregister()
+    }
+  }
+
+  /**
+   * Called whenever a replica this peer hosts changes Raft state (role, leader, epoch, high
+   * watermark): how services find out that this peer started or stopped leading a partition.
+   */
+  onPartitionChange(listener: (hosted: HostedPartition) => void): () => void {
+    this.partitionListeners.add(listener)
+    return () => this.partitionListeners.delete(listener)
   }
 
   addresses(): string[] {

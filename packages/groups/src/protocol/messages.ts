@@ -104,6 +104,8 @@ export interface ResponseHeader {
    * the moment it received the request. Only such answers extend the member's hold on its partitions.
    */
   sessionRenewed: boolean
+  /** With NOT_COORDINATOR: the coordinator's peer id as far as the answering peer knows. */
+  coordinatorHint?: string
 }
 
 export interface JoinGroupResult {

@@ -11,6 +11,7 @@ import {
   MAX_MEMBER_ID_LENGTH,
   MAX_OFFSET_METADATA_LENGTH,
   MAX_PARTITION_NUMBER,
+  MAX_PEER_ID_LENGTH,
   MAX_PROTOCOL_NAME_LENGTH,
   MAX_SENDER_LENGTH,
 } from '../constants.js'
@@ -33,6 +34,7 @@ export function encodeGroupResponse(response: GroupResponse): Uint8Array {
     errorCode: r.errorCode,
     errorMessage: r.errorMessage,
     sessionRenewed: r.sessionRenewed,
+    coordinatorHint: r.coordinatorHint ?? '',
   }
   switch (r.kind) {
     case 'join':
@@ -77,6 +79,7 @@ export function decodeGroupResponse(bytes: Uint8Array): GroupResponse {
     errorCode: m.errorCode,
     errorMessage: m.errorMessage,
     sessionRenewed: m.sessionRenewed,
+    ...(m.coordinatorHint === '' ? {} : { coordinatorHint: m.coordinatorHint }),
   }
   const kind = onlyBody(m, failResponse)
   let body: GroupResponseBody
@@ -137,6 +140,8 @@ export function validateGroupResponse(response: GroupResponse): GroupResponse {
   checkInt(response.errorCode, 'errorCode', -1, 32_767, fail)
   checkString(response.errorMessage, 'errorMessage', MAX_ERROR_MESSAGE_LENGTH, fail)
   if (typeof response.sessionRenewed !== 'boolean') fail('sessionRenewed must be a boolean')
+  if (response.coordinatorHint !== undefined)
+    checkString(response.coordinatorHint, 'coordinatorHint', MAX_PEER_ID_LENGTH, fail, 0)
   switch (response.kind) {
     case 'join':
       checkInt(response.generation, 'generation', -1, INT32_MAX, fail)

@@ -2088,6 +2088,7 @@ export interface GroupResponse {
   errorCode: number
   errorMessage: string
   sessionRenewed: boolean
+  coordinatorHint: string
   join?: JoinGroupResponse
   sync?: SyncGroupResponse
   heartbeat?: HeartbeatResponse
@@ -2141,6 +2142,11 @@ export namespace GroupResponse {
           w.bool(obj.sessionRenewed)
         }
 
+        if ((obj.coordinatorHint != null && obj.coordinatorHint !== '')) {
+          w.uint32(66)
+          w.string(obj.coordinatorHint)
+        }
+
         if (obj.join != null) {
           w.uint32(82)
           JoinGroupResponse.codec().encode(obj.join, w)
@@ -2182,7 +2188,8 @@ export namespace GroupResponse {
           requestId: 0n,
           errorCode: 0,
           errorMessage: '',
-          sessionRenewed: false
+          sessionRenewed: false,
+          coordinatorHint: ''
         }
 
         const end = length == null ? reader.len : reader.pos + length
@@ -2217,6 +2224,10 @@ export namespace GroupResponse {
             }
             case 7: {
               obj.sessionRenewed = reader.bool()
+              break
+            }
+            case 8: {
+              obj.coordinatorHint = reader.string()
               break
             }
             case 10: {
@@ -2319,6 +2330,13 @@ export namespace GroupResponse {
               }
               break
             }
+            case 8: {
+              yield {
+                field: `${prefix}.coordinatorHint`,
+                value: reader.string()
+              }
+              break
+            }
             case 10: {
               yield * JoinGroupResponse.codec().stream(reader, reader.uint32(), `${prefix}.join`, {
                 limits: opts.limits?.join
@@ -2406,6 +2424,11 @@ export namespace GroupResponse {
   export interface GroupResponseSessionRenewedFieldEvent {
     field: '$.sessionRenewed'
     value: boolean
+  }
+
+  export interface GroupResponseCoordinatorHintFieldEvent {
+    field: '$.coordinatorHint'
+    value: string
   }
 
   export interface GroupResponseJoinGenerationFieldEvent {
@@ -2519,7 +2542,7 @@ export namespace GroupResponse {
     return decodeMessage(buf, GroupResponse.codec(), opts)
   }
 
-  export function stream (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<GroupResponse>): Generator<GroupResponseVersionFieldEvent | GroupResponseGroupIdFieldEvent | GroupResponseRecipientFieldEvent | GroupResponseRequestIdFieldEvent | GroupResponseErrorCodeFieldEvent | GroupResponseErrorMessageFieldEvent | GroupResponseSessionRenewedFieldEvent | GroupResponseJoinGenerationFieldEvent | GroupResponseJoinProtocolFieldEvent | GroupResponseJoinMemberIdFieldEvent | GroupResponseSyncGenerationFieldEvent | GroupResponseSyncProtocolFieldEvent | GroupResponseSyncAssignmentTopicFieldEvent | GroupResponseSyncAssignmentPartitionsFieldEvent | GroupResponseSyncRevokeTopicFieldEvent | GroupResponseSyncRevokePartitionsFieldEvent | GroupResponseCommitTopicsTopicFieldEvent | GroupResponseCommitTopicsPartitionsPartitionFieldEvent | GroupResponseCommitTopicsPartitionsErrorCodeFieldEvent | GroupResponseCommitTopicsPartitionsErrorMessageFieldEvent | GroupResponseFetchTopicsTopicFieldEvent | GroupResponseFetchTopicsPartitionsPartitionFieldEvent | GroupResponseFetchTopicsPartitionsOffsetFieldEvent | GroupResponseFetchTopicsPartitionsLeaderEpochFieldEvent | GroupResponseFetchTopicsPartitionsMetadataFieldEvent> {
+  export function stream (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<GroupResponse>): Generator<GroupResponseVersionFieldEvent | GroupResponseGroupIdFieldEvent | GroupResponseRecipientFieldEvent | GroupResponseRequestIdFieldEvent | GroupResponseErrorCodeFieldEvent | GroupResponseErrorMessageFieldEvent | GroupResponseSessionRenewedFieldEvent | GroupResponseCoordinatorHintFieldEvent | GroupResponseJoinGenerationFieldEvent | GroupResponseJoinProtocolFieldEvent | GroupResponseJoinMemberIdFieldEvent | GroupResponseSyncGenerationFieldEvent | GroupResponseSyncProtocolFieldEvent | GroupResponseSyncAssignmentTopicFieldEvent | GroupResponseSyncAssignmentPartitionsFieldEvent | GroupResponseSyncRevokeTopicFieldEvent | GroupResponseSyncRevokePartitionsFieldEvent | GroupResponseCommitTopicsTopicFieldEvent | GroupResponseCommitTopicsPartitionsPartitionFieldEvent | GroupResponseCommitTopicsPartitionsErrorCodeFieldEvent | GroupResponseCommitTopicsPartitionsErrorMessageFieldEvent | GroupResponseFetchTopicsTopicFieldEvent | GroupResponseFetchTopicsPartitionsPartitionFieldEvent | GroupResponseFetchTopicsPartitionsOffsetFieldEvent | GroupResponseFetchTopicsPartitionsLeaderEpochFieldEvent | GroupResponseFetchTopicsPartitionsMetadataFieldEvent> {
     return streamMessage(buf, GroupResponse.codec(), opts)
   }
 }
