@@ -9,9 +9,9 @@ import {
   coordinatorPartitionFor,
   decodeGroupResponse,
   encodeGroupRequest,
-  GroupService,
   type TopicPartition,
 } from '@tributary/groups'
+import { GroupService } from '@tributary/groups/service'
 import { createPeer, type Peer, PROTOCOLS } from '@tributary/mesh'
 import { RpcClient } from '@tributary/mesh/rpc'
 import { ErrorCode, InvalidRequestError } from '@tributary/wire'

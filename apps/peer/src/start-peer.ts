@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { GroupService } from '@tributary/groups'
+import { GroupService } from '@tributary/groups/service'
 import { createPeer, type Peer, type PeerOptions } from '@tributary/mesh'
 import { FsLogFactory, snapshotFile } from '@tributary/mesh/node-storage'
 import { pino } from 'pino'

@@ -101,9 +101,6 @@ export {
   OFFSETS_TOPIC_PARTITIONS,
   OFFSETS_TOPIC_REPLICATION_FACTOR,
 } from './service/coordinator-partition.js'
-export { GroupService, type GroupServiceOptions, type GroupServicePeer } from './service/group-service.js'
-export { errorResponse, HostedCoordinator } from './service/hosted-coordinator.js'
-export { encodeOffsetsBatch, readOffsetsLog } from './service/offsets-log.js'
 export {
   byTopic,
   compareTopicPartitions,
