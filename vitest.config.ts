@@ -1,7 +1,7 @@
 import { playwright } from '@vitest/browser-playwright'
 import { defaultClientConditions, defaultServerConditions } from 'vite'
 import { defineConfig } from 'vitest/config'
-import { setStorageQuota } from './test/browser-commands.ts'
+import { setStorageQuota, startPeerProcessForPage, stopPeerProcess } from './test/browser-commands.ts'
 import { chromiumArgs, chromiumPath } from './test/chromium.ts'
 
 // Workspace packages are resolved to their TypeScript sources through the custom
@@ -28,6 +28,24 @@ export default defineConfig({
       },
       {
         resolve: { conditions: browserConditions },
+        // Pre-bundled up front: discovered mid-run, Vite re-optimizes and reloads the page, which
+        // fails the test file that triggered it.
+        optimizeDeps: {
+          include: [
+            '@libp2p/circuit-relay-v2',
+            '@libp2p/identify',
+            '@libp2p/noise',
+            '@libp2p/peer-id',
+            '@libp2p/webrtc',
+            '@libp2p/websockets',
+            '@libp2p/yamux',
+            '@multiformats/multiaddr',
+            'libp2p',
+            'protons-runtime',
+            'uint8arraylist',
+            'uint8arrays/alloc',
+          ],
+        },
         test: {
           name: 'browser',
           include: ['packages/*/test/**/*.browser.test.ts', 'apps/*/test/**/*.browser.test.ts'],
@@ -38,7 +56,7 @@ export default defineConfig({
             screenshotFailures: false,
             provider: playwright({ launchOptions: { executablePath: chromiumPath(), args: chromiumArgs } }),
             instances: [{ browser: 'chromium' }],
-            commands: { setStorageQuota },
+            commands: { setStorageQuota, startPeerProcessForPage, stopPeerProcess },
           },
         },
       },

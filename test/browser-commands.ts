@@ -2,9 +2,13 @@
  * Custom Vitest browser commands: server-side functions a browser test calls through
  * `commands` from 'vitest/browser'. They get the Playwright page that hosts the test.
  */
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type {} from '@vitest/browser-playwright'
 import type { CDPSession } from 'playwright-core'
 import type { BrowserCommand } from 'vitest/node'
+import { type PeerProcess, startPeerProcess } from './helpers/peer-process.ts'
 
 /**
  * Chromium drops a DevTools quota override when the session that set it detaches, so one
@@ -28,4 +32,33 @@ export const setStorageQuota: BrowserCommand<[quotaBytes: number | null]> = asyn
   }
   const cdp = await session
   await cdp.send('Storage.overrideQuotaForOrigin', quotaBytes === null ? { origin } : { origin, quotaSize: quotaBytes })
+}
+
+/** Peer processes started for browser tests, by the id handed to the page. */
+const peers = new Map<string, PeerProcess>()
+
+/**
+ * Starts a real `tributary peer start` process on loopback (own temp data dir, free ports) for a
+ * browser test, and returns its id and WebSocket multiaddr (with /p2p/) for the page to dial.
+ * The test must call `stopPeerProcess` with the id; the page cannot spawn processes itself.
+ */
+export const startPeerProcessForPage: BrowserCommand<[]> = async () => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'tributary-browser-peer-'))
+  const peer = await startPeerProcess(dataDir)
+  const ws = peer.addresses.find((a) => a.includes('/ws/'))
+  if (ws === undefined) {
+    await peer.stop('SIGKILL')
+    throw new Error(`the peer listens on no WebSocket address: ${peer.addresses.join(' ')}`)
+  }
+  peers.set(peer.peerId, peer)
+  return { peerId: peer.peerId, ws }
+}
+
+/** Ends a peer process started by `startPeerProcessForPage` and removes its data dir. */
+export const stopPeerProcess: BrowserCommand<[peerId: string]> = async (_context, peerId) => {
+  const peer = peers.get(peerId)
+  if (peer === undefined) return
+  peers.delete(peerId)
+  await peer.stop('SIGTERM')
+  await rm(peer.dataDir, { recursive: true, force: true })
 }
