@@ -80,6 +80,22 @@ describe('client > errors', () => {
     const sub = await consumer.subscribe({ topic: 'no-such-topic' }).catch((e: unknown) => e)
     expect((sub as Error).cause).toBeInstanceOf(UnknownTopicOrPartitionError)
     await consumer.disconnect()
+    // Auto-creation is off by default: the failed send created nothing.
+    expect(await mesh.client.admin().listTopics()).not.toContain('no-such-topic')
+  })
+
+  it('creates a missing topic on first send only when allowAutoTopicCreation is on', async () => {
+    const auto = mesh.client.producer({ allowAutoTopicCreation: { numPartitions: 2 } })
+    const [sent] = await auto.send({ topic: 'made-on-send', messages: [{ key: 'k', value: 'first' }] })
+    expect(sent!.topicName).toBe('made-on-send')
+    const [made] = await mesh.client.admin().describeTopics({ topics: ['made-on-send'] })
+    // Two voting peers in this mesh: RF 2 by default.
+    expect([made!.partitions.length, made!.replicationFactor]).toEqual([2, 2])
+    // A second producer finding it created sends without creating anything.
+    const again = mesh.client.producer({ allowAutoTopicCreation: true })
+    await again.send({ topic: 'made-on-send', messages: [{ key: 'k', value: 'second' }] })
+    await Promise.all([auto.disconnect(), again.disconnect()])
+    expect(() => mesh.client.producer({ allowAutoTopicCreation: { numPartitions: 0 } })).toThrow(InvalidArgumentError)
   })
 
   it('refuses a record larger than the topic allows with RecordTooLargeError, sending nothing', async () => {

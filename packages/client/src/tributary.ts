@@ -13,7 +13,7 @@ import { Cluster } from './cluster/cluster.js'
 import { Consumer, type ConsumerOptions } from './consumer/consumer.js'
 import { ClientClosedError, InvalidArgumentError, NoPeerAvailableError } from './errors.js'
 import type { ClientNode, LightNodeOptions } from './node/options.js'
-import { Producer, type ProducerOptions } from './producer/producer.js'
+import { type AutoCreatedTopic, Producer, type ProducerOptions } from './producer/producer.js'
 import { type RetryOptions, resolveRetryOptions, sleep } from './retry.js'
 import { LocalTransport } from './transport/local-transport.js'
 
@@ -125,7 +125,11 @@ export class Tributary {
     this.assertOpen()
     let producer: Producer | undefined
     producer = new Producer(
-      { cluster: this.cluster, onClose: () => this.children.delete(producer!) },
+      {
+        cluster: this.cluster,
+        onClose: () => this.children.delete(producer!),
+        createTopic: (topic, signal) => this.autoCreateTopic(topic, signal),
+      },
       { ...(this.retry === undefined ? {} : { retry: this.retry }), ...options },
     )
     this.children.add(producer)
@@ -163,6 +167,29 @@ export class Tributary {
       await this.stopNode?.()
     })()
     return this.closing
+  }
+
+  /** A producer's auto-creation: the topic, with RF = the live voting peers (at most 3) unless given. */
+  private async autoCreateTopic(topic: AutoCreatedTopic, signal: AbortSignal): Promise<void> {
+    const replicationFactor =
+      topic.replicationFactor ??
+      Math.max(
+        1,
+        Math.min(
+          3,
+          (await this.cluster.metadata([], { signal })).peers.filter((p) => p.voter && p.status === 'alive').length,
+        ),
+      )
+    const admin = new Admin({ cluster: this.cluster }, this.retry === undefined ? {} : { retry: this.retry })
+    try {
+      // false when another producer created it first: either way it exists now.
+      await admin.createTopics({
+        topics: [{ topic: topic.topic, numPartitions: topic.numPartitions, replicationFactor }],
+        signal,
+      })
+    } finally {
+      await admin.disconnect()
+    }
   }
 
   private assertOpen(): void {

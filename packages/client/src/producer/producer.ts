@@ -11,7 +11,7 @@
  * ```
  */
 import { DEFAULT_LOG_CONFIG } from '@tributary/log'
-import { type CompressionName, codecFor, RecordTooLargeError } from '@tributary/wire'
+import { type CompressionName, codecFor, RecordTooLargeError, UnknownTopicOrPartitionError } from '@tributary/wire'
 import type { Acks, TopicMetadata } from '../broker.js'
 import type { Cluster } from '../cluster/cluster.js'
 import { ClientClosedError, InvalidArgumentError, partitionName } from '../errors.js'
@@ -44,6 +44,12 @@ export interface ProducerOptions {
   maxInFlightRequests?: number
   /** Bytes of records queued or in flight before `send` waits for room. Default 32 MiB. */
   maxBufferedBytes?: number
+  /**
+   * Create a topic that does not exist on first send (Kafka's `auto.create.topics.enable`),
+   * with `numPartitions` (default 1) and `replicationFactor` (default: the voting peers, at most
+   * 3). Default false: sending to an unknown topic is an UnknownTopicOrPartitionError.
+   */
+  allowAutoTopicCreation?: boolean | { numPartitions?: number; replicationFactor?: number }
 }
 
 export interface ProducerRecord {
@@ -93,6 +99,15 @@ export interface ProducerContext {
   cluster: Cluster
   /** Called once the producer is disconnected (the Tributary forgets it). */
   onClose?: () => void
+  /** Creates a missing topic (used when `allowAutoTopicCreation` is on); it may already exist. */
+  createTopic?: (topic: AutoCreatedTopic, signal: AbortSignal) => Promise<void>
+}
+
+export interface AutoCreatedTopic {
+  topic: string
+  numPartitions: number
+  /** Undefined: as many voting peers as there are, at most 3. */
+  replicationFactor: number | undefined
 }
 
 export class Producer {
@@ -105,6 +120,7 @@ export class Producer {
   private readonly instrumentation = new Instrumentation<ProducerEvents>(PRODUCER_EVENTS)
   private readonly lifetime = new AbortController()
   private closing: Promise<void> | undefined
+  private readonly autoCreate: Omit<AutoCreatedTopic, 'topic'> | undefined
 
   constructor(
     private readonly context: ProducerContext,
@@ -114,6 +130,7 @@ export class Producer {
       throw new InvalidArgumentError('producer options must be an object')
     this.cluster = context.cluster
     this.idempotent = options.idempotent ?? true
+    this.autoCreate = autoCreateOptions(options.allowAutoTopicCreation)
     const batchSize = positiveInteger(options.batchSize ?? DEFAULT_BATCH_SIZE, 'batchSize')
     const lingerMs = nonNegativeInteger(options.lingerMs ?? 0, 'lingerMs')
     const maxInFlight = this.idempotent ? 1 : positiveInteger(options.maxInFlightRequests ?? 5, 'maxInFlightRequests')
@@ -136,6 +153,20 @@ export class Producer {
       instrumentation: this.instrumentation,
       signal: this.lifetime.signal,
     })
+  }
+
+  /** A topic's metadata; with auto-creation on, a missing topic is created first. */
+  private async topicMetadata(topic: string, signal: AbortSignal): Promise<TopicMetadata> {
+    try {
+      return await this.cluster.topic(topic, { signal })
+    } catch (err) {
+      const create = this.context.createTopic
+      if (!(err instanceof UnknownTopicOrPartitionError) || this.autoCreate === undefined || create === undefined) {
+        throw err
+      }
+      await create({ topic, ...this.autoCreate }, signal)
+      return this.cluster.topic(topic, { signal, refresh: true })
+    }
   }
 
   /** Whether batches carry producer id and sequences (exactly-once appends per partition). */
@@ -174,7 +205,7 @@ export class Producer {
         request.signal === undefined ? this.lifetime.signal : AbortSignal.any([request.signal, this.lifetime.signal])
       // Partition counts first: a send is placed whole or not at all.
       const metas = await Promise.all(
-        checked.map((t) => this.retrier(() => this.cluster.topic(t.topic, { signal }), { signal })),
+        checked.map((t) => this.retrier(() => this.topicMetadata(t.topic, signal), { signal })),
       )
       const partitioned = checked.map((t, i) => this.partition(t.topic, t.records, metas[i]!))
       let bytes = 0
@@ -399,4 +430,21 @@ function nonNegativeInteger(value: unknown, name: string): number {
     throw new InvalidArgumentError(`${name} must be an integer ≥ 0, got ${String(value)}`)
   }
   return value
+}
+
+function autoCreateOptions(
+  option: ProducerOptions['allowAutoTopicCreation'],
+): Omit<AutoCreatedTopic, 'topic'> | undefined {
+  if (option === undefined || option === false) return undefined
+  if (option === true) return { numPartitions: 1, replicationFactor: undefined }
+  if (typeof option !== 'object' || option === null) {
+    throw new InvalidArgumentError('allowAutoTopicCreation must be a boolean or { numPartitions, replicationFactor }')
+  }
+  return {
+    numPartitions: positiveInteger(option.numPartitions ?? 1, 'allowAutoTopicCreation.numPartitions'),
+    replicationFactor:
+      option.replicationFactor === undefined
+        ? undefined
+        : positiveInteger(option.replicationFactor, 'allowAutoTopicCreation.replicationFactor'),
+  }
 }
