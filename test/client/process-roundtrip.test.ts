@@ -5,7 +5,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type KafkaMessage, type Message, Tributary } from '@tributary/client'
+import { type KafkaMessage, type Message, type RecordMetadata, Tributary } from '@tributary/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type PeerProcess, startPeerProcess, stopAll } from '../helpers/peer-process.ts'
 
@@ -42,7 +42,7 @@ describe('client > against a peer process', () => {
     ]
     const producer = mesh.producer()
     // One send per record keeps the large one alone in its batch, under max.message.bytes.
-    const sent = []
+    const sent: RecordMetadata[] = []
     for (const message of messages) {
       const [meta] = await producer.send({ topic: 'shapes', acks: 'all', messages: [message] })
       sent.push(meta!)
