@@ -10,13 +10,16 @@
  *   offsets   ListOffsetsRequest → ListOffsetsResponse (-2 earliest, -1 latest, else a time)
  *   metadata  MetadataRequest → MetadataResponse
  *   admin     AdminRequest (create / delete / alter configs) → AdminResponse
+ *   group     GroupRequest (join, sync, heartbeat, leave, commit, fetch offsets) → GroupResponse
+ *             (packages/wire/src/pb/groups.proto; errors travel in the response, for the member)
  */
 
 import type { PeerId } from '@libp2p/interface'
 import type { Multiaddr } from '@multiformats/multiaddr'
+import { decodeGroupResponse, encodeGroupRequest, type GroupRequest, type GroupResponse } from '@tributary/groups'
 import { PROTOCOLS } from '@tributary/mesh/constants'
 import type { RpcDialer } from '@tributary/mesh/rpc'
-import { errorFromCode, lengthDelimitedField, type TributaryError } from '@tributary/wire'
+import { errorFromCode, InvalidRequestError, lengthDelimitedField, type TributaryError } from '@tributary/wire'
 import {
   AdminRequest,
   AdminResponse,
@@ -287,6 +290,27 @@ export class Broker {
     options: { signal?: AbortSignal } = {},
   ): Promise<TopicResult[]> {
     return this.admin({ alterConfigs: { name, configs: new Map(Object.entries(configs)) } }, options)
+  }
+
+  /**
+   * One consumer-group request to the group's coordinator. Errors come back in the response
+   * (NOT_COORDINATOR with the coordinator as `coordinatorHint`), for the member state machine to
+   * act on; a JoinGroup answer waits until the rebalance completes, so give it `timeoutMs`.
+   */
+  async group(
+    request: GroupRequest,
+    options: { signal?: AbortSignal; timeoutMs?: number } = {},
+  ): Promise<GroupResponse> {
+    const response = decodeGroupResponse(await this.request(PROTOCOLS.group, encodeGroupRequest(request), options))
+    if (
+      response.groupId !== request.groupId ||
+      response.recipient !== request.sender ||
+      response.requestId !== request.requestId ||
+      response.kind !== request.kind
+    ) {
+      throw new InvalidRequestError(`the answer to group request ${request.requestId} is addressed to another request`)
+    }
+    return response
   }
 
   private async admin(request: AdminRequest, options: { signal?: AbortSignal }): Promise<TopicResult[]> {

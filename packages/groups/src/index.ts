@@ -57,6 +57,7 @@ export {
   type CoordinatorRules,
   coordinatorConfig,
   DEFAULT_COORDINATOR_CONFIG,
+  errorResponse,
   GroupCoordinator,
   type GroupDescription,
   type GroupMemberDescription,

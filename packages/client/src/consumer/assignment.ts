@@ -2,7 +2,7 @@
  * Which partitions a consumer reads, and where each stands. Subscriptions (topic names and
  * RegExps, re-resolved against metadata) and `assign` both end in `sync(target)`, the one place
  * the assigned set changes: new partitions start from their reset policy, dropped ones lose
- * their fetched data. A consumer group will feed `sync` from its coordinator's assignments.
+ * their fetched data. A group consumer feeds `sync` from its coordinator's assignments.
  */
 import type { Cluster } from '../cluster/cluster.js'
 import { InvalidArgumentError } from '../errors.js'
@@ -25,6 +25,8 @@ export class Assignment {
   readonly states = new Map<string, PartitionState>()
   private readonly subscriptions: Subscription[] = []
   mode: 'subscribe' | 'assign' | undefined
+  /** A group consumer: subscriptions name the topics, the group's coordinator picks the partitions. */
+  grouped = false
   /** When subscriptions were last resolved against metadata. */
   lastResolved = 0
 
@@ -58,16 +60,15 @@ export class Assignment {
     }
   }
 
-  /** Every partition of the subscribed topics, as metadata has them now. */
-  async resolve(signal?: AbortSignal): Promise<void> {
-    if (this.mode !== 'subscribe') return
+  /**
+   * The subscribed topics as metadata has them now (RegExps matched against every topic, internal
+   * `__…` topics never), with their partition counts and start policies.
+   */
+  async resolveTopics(signal?: AbortSignal): Promise<Map<string, { partitions: number[]; reset: StartPolicy }>> {
     const opts = signal === undefined ? {} : { signal }
-    const target: AssignedPartition[] = []
-    const seen = new Set<string>()
-    const add = (topic: string, partitions: number, reset: StartPolicy): void => {
-      if (seen.has(topic)) return
-      seen.add(topic)
-      for (let p = 0; p < partitions; p++) target.push({ topic, partition: p, reset })
+    const topics = new Map<string, { partitions: number[]; reset: StartPolicy }>()
+    const add = (topic: string, count: number, reset: StartPolicy): void => {
+      if (!topics.has(topic)) topics.set(topic, { partitions: Array.from({ length: count }, (_, p) => p), reset })
     }
     const patterns = this.subscriptions.filter((s) => s.pattern instanceof RegExp)
     if (patterns.length > 0) {
@@ -89,10 +90,22 @@ export class Assignment {
         add(s.pattern, (await this.cluster.topic(s.pattern, opts)).partitions.length, s.reset)
       } catch {
         // A named topic that vanished keeps its partitions; their fetches report it and back off.
-        for (const state of this.states.values()) {
-          if (state.topic === s.pattern) target.push({ topic: state.topic, partition: state.partition, reset: s.reset })
-        }
+        const kept = [...this.states.values()].filter((state) => state.topic === s.pattern).map((st) => st.partition)
+        if (kept.length > 0 && !topics.has(s.pattern)) topics.set(s.pattern, { partitions: kept, reset: s.reset })
       }
+    }
+    return topics
+  }
+
+  /**
+   * Every partition of the subscribed topics, as metadata has them now. In a group, the
+   * coordinator decides the partitions instead (the consumer feeds `sync` from its assignments).
+   */
+  async resolve(signal?: AbortSignal): Promise<void> {
+    if (this.mode !== 'subscribe' || this.grouped) return
+    const target: AssignedPartition[] = []
+    for (const [topic, { partitions, reset }] of await this.resolveTopics(signal)) {
+      for (const partition of partitions) target.push({ topic, partition, reset })
     }
     this.sync(target)
     this.lastResolved = Date.now()

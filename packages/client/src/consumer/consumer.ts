@@ -1,20 +1,20 @@
 /**
- * The consumer without a group (groups are the next step): it reads every partition of the
- * topics it subscribes to (names or a RegExp), or exactly the partitions it is assigned, from
- * each partition's leader, and hands records to `eachMessage` / `eachBatch`.
+ * The consumer: it reads from each partition's leader and hands records to `eachMessage` /
+ * `eachBatch`. Without a group it reads every partition of the topics it subscribes to (names or
+ * RegExps), or exactly the partitions it is assigned. With `groupId` it is a member of a consumer
+ * group: the group's coordinator divides the subscribed topics' partitions among the members,
+ * each partition starts at the group's committed offset, and offsets are committed as records
+ * are processed (group-consumer.ts).
  *
  * ```ts
- * const consumer = mesh.consumer()
+ * const consumer = mesh.consumer({ groupId: 'billing' })
  * await consumer.subscribe({ topics: ['orders', /^audit\./], fromBeginning: true })
  * await consumer.run({ eachMessage: async ({ topic, partition, message }) => { … } })
- * consumer.seek({ topic: 'orders', partition: 0, offset: '42' })
- * await consumer.disconnect()
+ * await consumer.disconnect() // commits, then leaves the group
  * ```
  *
- * Where a group plugs in: which partitions are read is decided in one place (`Assignment.sync`,
- * fed here by subscriptions and `assign`), and a partition without a position starts from its
- * reset policy. A group coordinator will feed `sync` from its assignments and supply committed
- * offsets as starting positions (`seek`).
+ * Which partitions are read is decided in one place (`Assignment.sync`), fed by subscriptions,
+ * `assign`, or the group's assignments; a partition without a position starts from its reset policy.
  */
 import type { Cluster } from '../cluster/cluster.js'
 import { ClientClosedError, InvalidArgumentError } from '../errors.js'
@@ -23,12 +23,12 @@ import { createRetrier, type ResolvedRetryOptions, type RetryOptions, resolveRet
 import { Assignment, type Subscription } from './assignment.js'
 import { CONSUMER_EVENTS, type ConsumerEvents } from './events.js'
 import { Fetcher, type FetchSettings } from './fetcher.js'
+import { GroupConsumer } from './group-consumer.js'
+import { type GroupOptions, groupSettings } from './group-options.js'
 import type { PartitionState, ResetPolicy } from './partition-state.js'
 import { type EachBatchPayload, type EachMessagePayload, Runner } from './runner.js'
 
-export interface ConsumerOptions {
-  /** Consumer groups are not available yet: leave unset to read whole topics or assigned partitions. */
-  groupId?: undefined
+export interface ConsumerOptions extends GroupOptions {
   /**
    * Longest a fetch waits on the leader for `minBytes`. Default 500 (Kafka's fetch.max.wait.ms;
    * KafkaJS waits 5,000): it also bounds how long a partition that became ready while every fetch
@@ -114,6 +114,7 @@ export class Consumer {
   private readonly retry: ResolvedRetryOptions
   private readonly instrumentation = new Instrumentation<ConsumerEvents>(CONSUMER_EVENTS)
   private readonly assigned: Assignment
+  private readonly group: GroupConsumer | undefined
   private running: Running | undefined
   private closed = false
 
@@ -123,13 +124,12 @@ export class Consumer {
   ) {
     if (typeof options !== 'object' || options === null)
       throw new InvalidArgumentError('consumer options must be an object')
-    if (options.groupId !== undefined) {
-      throw new InvalidArgumentError(
-        'consumer groups are not available yet: omit groupId to read whole topics (subscribe) or chosen partitions (assign)',
-      )
-    }
     this.cluster = context.cluster
     this.assigned = new Assignment(context.cluster)
+    const group = groupSettings(options)
+    this.group =
+      group === undefined ? undefined : new GroupConsumer(context.cluster, this.assigned, this.instrumentation, group)
+    this.assigned.grouped = group !== undefined
     const reset = options.autoOffsetReset
     if (reset !== undefined && reset !== 'earliest' && reset !== 'latest' && reset !== 'none') {
       throw new InvalidArgumentError(`autoOffsetReset must be 'earliest', 'latest' or 'none', got ${String(reset)}`)
@@ -169,6 +169,8 @@ export class Consumer {
     if (this.running !== undefined) throw new InvalidArgumentError('subscribe before run (or stop the consumer first)')
     if (this.assigned.mode === 'assign')
       throw new InvalidArgumentError('this consumer was given partitions with assign; it cannot also subscribe')
+    if (this.assigned.mode === 'subscribe' && this.group !== undefined && this.running !== undefined)
+      throw new InvalidArgumentError('a group consumer subscribes before run')
     const patterns = options?.topics ?? (options?.topic === undefined ? [] : [options.topic])
     if (!Array.isArray(patterns) || patterns.length === 0) {
       throw new InvalidArgumentError('subscribe takes { topics: [...] } or { topic }, each a topic name or a RegExp')
@@ -194,6 +196,8 @@ export class Consumer {
     this.assertOpen()
     if (this.assigned.mode === 'subscribe')
       throw new InvalidArgumentError('this consumer subscribed to topics; it cannot also assign')
+    if (this.group !== undefined)
+      throw new InvalidArgumentError('a group consumer is assigned partitions by its group; subscribe instead')
     if (!Array.isArray(partitions))
       throw new InvalidArgumentError('assign takes an array of { topic, partition, offset? }')
     const wanted = partitions.map((p) => {
@@ -230,7 +234,11 @@ export class Consumer {
     const signal = controller.signal
     const fatal = (err: Error): void => {
       if (signal.aborted) return
-      this.instrumentation.emit('consumer.crash', () => ({ error: err, groupId: undefined, restart: false }))
+      this.instrumentation.emit('consumer.crash', () => ({
+        error: err,
+        groupId: this.group?.settings.groupId,
+        restart: false,
+      }))
       controller.abort(err)
     }
     const runner: Runner = new Runner({
@@ -242,7 +250,10 @@ export class Consumer {
         this.pause([{ topic: state.topic, partitions: [state.partition] }])
         return () => this.resume([{ topic: state.topic, partitions: [state.partition] }])
       },
-      onProcessed: () => fetcher.wake(),
+      onProcessed: () => {
+        this.group?.processed()
+        fetcher.wake()
+      },
       onFatal: fatal,
       signal,
     })
@@ -255,6 +266,10 @@ export class Consumer {
       onFetched: (state) => runner.enqueue(state),
       onFatal: fatal,
       onTick: async (tickSignal) => {
+        if (this.group !== undefined) {
+          await this.group.tick(tickSignal, this.context.metadataMaxAge)
+          return
+        }
         if (Date.now() - this.assigned.lastResolved >= this.context.metadataMaxAge) {
           await this.assigned.resolve(tickSignal).catch(() => {
             this.assigned.lastResolved = Date.now() // try again next period; current partitions keep being read
@@ -269,6 +284,9 @@ export class Consumer {
       if (this.running?.controller === controller) this.running = undefined
     })
     this.running = { controller, fetcher, done }
+    if (this.group !== undefined) {
+      await this.group.start({ wake: () => fetcher.wake(), fatal }, signal).catch((err: unknown) => fatal(err as Error))
+    }
   }
 
   /** Stops fetching and waits for the handlers in progress to return. The consumer can run again. */
@@ -277,6 +295,8 @@ export class Consumer {
     if (running === undefined) return
     running.controller.abort(new ClientClosedError('the consumer stopped'))
     await running.done
+    // Handlers have returned: their positions are final, so the group commits them and is left.
+    await this.group?.stop()
     this.instrumentation.emit('consumer.stop', () => ({}))
   }
 
@@ -305,6 +325,29 @@ export class Consumer {
     if (offset === -2) state.seek(undefined, 'earliest')
     else if (offset === -1) state.seek(undefined, 'latest')
     else state.seek(offset)
+  }
+
+  /**
+   * Commits offsets to the consumer's group (each the next offset to read), or, without
+   * arguments, every partition's position that moved since its last commit. Needs a running
+   * group consumer; throws the first partition's error if the coordinator refused any.
+   */
+  async commitOffsets(
+    offsets?: Array<{ topic: string; partition: number; offset: string | number | bigint }>,
+  ): Promise<void> {
+    this.assertOpen()
+    if (this.group === undefined) throw new InvalidArgumentError('commitOffsets needs a groupId')
+    if (offsets !== undefined && !Array.isArray(offsets))
+      throw new InvalidArgumentError('commitOffsets takes an array of { topic, partition, offset }')
+    const parsed = offsets?.map((o) => {
+      if (typeof o?.topic !== 'string' || o.topic === '' || !Number.isInteger(o.partition) || o.partition < 0) {
+        throw new InvalidArgumentError(`commitOffsets: ${JSON.stringify(o)} is not { topic, partition, offset }`)
+      }
+      const offset = parseOffset(o.offset)
+      if (offset < 0) throw new InvalidArgumentError(`commitOffsets: offset ${String(o.offset)} is below 0`)
+      return { topic: o.topic, partition: o.partition, offset }
+    })
+    await this.group.commit(parsed)
   }
 
   pause(topics: TopicPartitions[]): void {

@@ -20,6 +20,21 @@ export interface ConsumerEvents {
     fetchesInFlight: number
     error: Error | undefined
   }
+  /** The consumer joined its group (KafkaJS GROUP_JOIN; the coordinator assigns, so no leader flag). */
+  'consumer.group_join': { groupId: string; memberId: string; generation: number; groupProtocol: string }
+  /** The group is rebalancing and this consumer gives up some partitions. */
+  'consumer.rebalancing': { groupId: string; memberId: string }
+  /** Offsets were committed to the group. */
+  'consumer.commit_offsets': {
+    groupId: string
+    topics: Array<{ topic: string; partition: number; offset: string }>
+  }
+  /** Partitions newly assigned to this consumer, each starting at its committed offset (or reset policy). */
+  'consumer.partitions_assigned': { groupId: string; partitions: Array<{ topic: string; partition: number }> }
+  /** Partitions given up in a rebalance, after their positions were committed. */
+  'consumer.partitions_revoked': { groupId: string; partitions: Array<{ topic: string; partition: number }> }
+  /** Partitions lost without a commit (the session expired; another member may own them already). */
+  'consumer.partitions_lost': { groupId: string; partitions: Array<{ topic: string; partition: number }> }
   'consumer.start_batch_process': BatchProcessPayload
   'consumer.end_batch_process': BatchProcessPayload & { duration: number }
 }
@@ -42,6 +57,12 @@ export const CONSUMER_EVENTS: ReadonlyArray<keyof ConsumerEvents> = [
   'consumer.crash',
   'consumer.fetch_start',
   'consumer.fetch',
+  'consumer.group_join',
+  'consumer.rebalancing',
+  'consumer.commit_offsets',
+  'consumer.partitions_assigned',
+  'consumer.partitions_revoked',
+  'consumer.partitions_lost',
   'consumer.start_batch_process',
   'consumer.end_batch_process',
 ]

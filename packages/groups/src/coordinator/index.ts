@@ -8,4 +8,4 @@ export {
 } from './config.js'
 export { GroupCoordinator, type GroupDescription, type GroupMemberDescription } from './coordinator.js'
 export type { GroupState } from './group.js'
-export type { CoordinatorEvent, CoordinatorOutput, RemovalReason } from './output.js'
+export { type CoordinatorEvent, type CoordinatorOutput, errorResponse, type RemovalReason } from './output.js'

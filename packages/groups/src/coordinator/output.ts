@@ -81,3 +81,20 @@ export function emptyBody(request: GroupRequest, errorCode: number): GroupRespon
       return { kind: 'fetch', offsets: [] }
   }
 }
+
+/**
+ * The answer to `request` when no coordinator serves it (not the coordinator, loading, not
+ * reachable): the kind's empty body and the error, with the coordinator's peer id as a hint if known.
+ */
+export function errorResponse(request: GroupRequest, error: TributaryError, coordinatorHint?: string): GroupResponse {
+  return {
+    groupId: request.groupId,
+    recipient: request.sender,
+    requestId: request.requestId,
+    errorCode: error.code,
+    errorMessage: error.message.slice(0, 1024),
+    sessionRenewed: false,
+    ...(coordinatorHint === undefined || coordinatorHint === '' ? {} : { coordinatorHint }),
+    ...emptyBody(request, error.code),
+  }
+}

@@ -15,6 +15,7 @@ import type { RpcHandlerContext, UnregisterRpcHandler } from '@tributary/mesh/rp
 import { CoordinatorNotAvailableError, NotCoordinatorError, TopicAlreadyExistsError } from '@tributary/wire'
 import { CONSUMER_OFFSETS_TOPIC, MAX_GROUP_MESSAGE_BYTES } from '../constants.js'
 import type { CoordinatorOptions } from '../coordinator/config.js'
+import { errorResponse } from '../coordinator/output.js'
 import type { GroupRequest, GroupResponse } from '../protocol/messages.js'
 import { decodeGroupRequest } from '../protocol/request-codec.js'
 import { encodeGroupResponse } from '../protocol/response-codec.js'
@@ -23,7 +24,7 @@ import {
   OFFSETS_TOPIC_PARTITIONS,
   OFFSETS_TOPIC_REPLICATION_FACTOR,
 } from './coordinator-partition.js'
-import { errorResponse, HostedCoordinator } from './hosted-coordinator.js'
+import { HostedCoordinator } from './hosted-coordinator.js'
 
 /** What the service uses of a peer. */
 export type GroupServicePeer = Pick<

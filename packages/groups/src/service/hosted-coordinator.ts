@@ -7,15 +7,10 @@
  * append closes it: its memory is ahead of the log, so the service rebuilds a new one from the log.
  */
 import type { HostedPartition, Logger } from '@tributary/mesh'
-import {
-  CoordinatorLoadInProgressError,
-  NotCoordinatorError,
-  NotLeaderOrFollowerError,
-  type TributaryError,
-} from '@tributary/wire'
+import { CoordinatorLoadInProgressError, NotCoordinatorError, NotLeaderOrFollowerError } from '@tributary/wire'
 import type { CoordinatorComponents, CoordinatorOptions } from '../coordinator/config.js'
 import { GroupCoordinator } from '../coordinator/coordinator.js'
-import { type CoordinatorOutput, emptyBody } from '../coordinator/output.js'
+import { type CoordinatorOutput, errorResponse } from '../coordinator/output.js'
 import type { GroupRequest, GroupResponse } from '../protocol/messages.js'
 import { encodeOffsetsBatch, readOffsetsLog } from './offsets-log.js'
 
@@ -39,20 +34,6 @@ interface Waiter {
 /** Timers fire no sooner than this after the previous one, so a deadline that does not move cannot spin. */
 const MIN_TICK_DELAY_MS = 10
 const MAX_TIMER_MS = 2_147_483_647
-
-/** The answer a member gets when no coordinator can serve it here: the kind's empty body and the error. */
-export function errorResponse(request: GroupRequest, error: TributaryError, coordinatorHint?: string): GroupResponse {
-  return {
-    groupId: request.groupId,
-    recipient: request.sender,
-    requestId: request.requestId,
-    errorCode: error.code,
-    errorMessage: error.message.slice(0, 1024),
-    sessionRenewed: false,
-    ...(coordinatorHint === undefined || coordinatorHint === '' ? {} : { coordinatorHint }),
-    ...emptyBody(request, error.code),
-  }
-}
 
 export class HostedCoordinator {
   readonly epoch: number

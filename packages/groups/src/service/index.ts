@@ -12,5 +12,5 @@
  * ```
  */
 export { GroupService, type GroupServiceOptions, type GroupServicePeer } from './group-service.js'
-export { errorResponse, HostedCoordinator } from './hosted-coordinator.js'
+export { HostedCoordinator } from './hosted-coordinator.js'
 export { encodeOffsetsBatch, readOffsetsLog } from './offsets-log.js'
