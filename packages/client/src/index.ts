@@ -12,7 +12,7 @@
  * const producer = mesh.producer() // idempotent: a retried batch is appended once
  * await producer.send({ topic: 'orders', acks: 'all', messages: [{ key: 'u1', value: 'hello' }] })
  *
- * const consumer = mesh.consumer()
+ * const consumer = mesh.consumer({ groupId: 'billing' }) // partitions shared with the group's other members
  * await consumer.subscribe({ topics: ['orders'], fromBeginning: true })
  * await consumer.run({
  *   eachMessage: async ({ topic, partition, message }) => {
@@ -31,9 +31,12 @@
  */
 
 export {
+  CoordinatorLoadInProgressError,
+  CoordinatorNotAvailableError,
   CorruptRecordError,
   DuplicateSequenceError,
   ErrorCode,
+  FencedInstanceIdError,
   FencedLeaderEpochError,
   InvalidConfigError,
   InvalidPartitionsError,
@@ -46,6 +49,7 @@ export {
   KafkaStorageError,
   LeaderNotAvailableError,
   NetworkError,
+  NotCoordinatorError,
   NotEnoughReplicasError,
   NotLeaderOrFollowerError,
   OffsetOutOfRangeError,
@@ -91,6 +95,7 @@ export {
 } from './consumer/consumer.js'
 export type { KafkaMessage, MessageHeaderValue } from './consumer/decode.js'
 export type { BatchProcessPayload, ConsumerEvents } from './consumer/events.js'
+export type { GroupOptions } from './consumer/group-options.js'
 export type { ResetPolicy } from './consumer/partition-state.js'
 export type { Batch, EachBatchPayload, EachMessagePayload } from './consumer/runner.js'
 export {
