@@ -11,12 +11,22 @@
  *   metadata  MetadataRequest → MetadataResponse
  *   admin     AdminRequest (create / delete / alter configs) → AdminResponse
  *   group     GroupRequest (join, sync, heartbeat, leave, commit, fetch offsets) → GroupResponse
+ *   group-admin GroupAdminRequest (list, describe, delete, alter offsets) → GroupAdminResponse
  *             (packages/wire/src/pb/groups.proto; errors travel in the response, for the member)
  */
 
 import type { PeerId } from '@libp2p/interface'
 import type { Multiaddr } from '@multiformats/multiaddr'
-import { decodeGroupResponse, encodeGroupRequest, type GroupRequest, type GroupResponse } from '@tributary/groups'
+import {
+  decodeGroupAdminResponse,
+  decodeGroupResponse,
+  encodeGroupAdminRequest,
+  encodeGroupRequest,
+  type GroupAdminRequest,
+  type GroupAdminResponse,
+  type GroupRequest,
+  type GroupResponse,
+} from '@tributary/groups'
 import { PROTOCOLS } from '@tributary/mesh/constants'
 import type { RpcDialer } from '@tributary/mesh/rpc'
 import { errorFromCode, InvalidRequestError, lengthDelimitedField, type TributaryError } from '@tributary/wire'
@@ -311,6 +321,16 @@ export class Broker {
       throw new InvalidRequestError(`the answer to group request ${request.requestId} is addressed to another request`)
     }
     return response
+  }
+
+  /** One group administration request (list here, or describe / delete / alter offsets at the coordinator). */
+  async groupAdmin(request: GroupAdminRequest, options: { signal?: AbortSignal } = {}): Promise<GroupAdminResponse> {
+    return decodeGroupAdminResponse(
+      await this.request(PROTOCOLS.groupAdmin, encodeGroupAdminRequest(request), {
+        ...options,
+        maxResponseBytes: 16 * 1024 * 1024,
+      }),
+    )
   }
 
   private async admin(request: AdminRequest, options: { signal?: AbortSignal }): Promise<TopicResult[]> {

@@ -38,6 +38,7 @@ export {
   ErrorCode,
   FencedInstanceIdError,
   FencedLeaderEpochError,
+  GroupIdNotFoundError,
   InvalidConfigError,
   InvalidPartitionsError,
   InvalidProducerEpochError,
@@ -49,6 +50,7 @@ export {
   KafkaStorageError,
   LeaderNotAvailableError,
   NetworkError,
+  NonEmptyGroupError,
   NotCoordinatorError,
   NotEnoughReplicasError,
   NotLeaderOrFollowerError,
@@ -71,6 +73,7 @@ export {
   type DescribedConfigEntry,
 } from './admin/configs.js'
 export type { DescribedPartition, DescribedReplica, DescribedTopic } from './admin/describe.js'
+export type { GroupDescription, GroupOffsetLag } from './admin/groups.js'
 export type { ConfigEntry, ITopicConfig } from './admin/validate.js'
 /** The one class that speaks the wire to a peer (KafkaJS's broker role); the APIs above are built on it. */
 export {

@@ -75,6 +75,18 @@ export {
 } from './member/config.js'
 export { GroupMember } from './member/member.js'
 export type { MemberOutput } from './member/session.js'
+export {
+  type DescribedGroup,
+  type DescribedGroupMember,
+  decodeGroupAdminRequest,
+  decodeGroupAdminResponse,
+  encodeGroupAdminRequest,
+  encodeGroupAdminResponse,
+  type GroupAdminRequest,
+  type GroupAdminResponse,
+  type ListedGroup,
+  validateGroupAdminRequest,
+} from './protocol/admin-codec.js'
 export type * from './protocol/messages.js'
 export { decodeGroupRequest, encodeGroupRequest, validateGroupRequest } from './protocol/request-codec.js'
 export { decodeGroupResponse, encodeGroupResponse, validateGroupResponse } from './protocol/response-codec.js'

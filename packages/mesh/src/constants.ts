@@ -13,6 +13,8 @@ export const PROTOCOLS = {
   admin: '/tributary/admin/1.0.0',
   /** Consumer-group member ↔ coordinator requests (served by @tributary/groups' service, not by mesh). */
   group: '/tributary/group/1.0.0',
+  /** Consumer-group administration: list, describe, delete, reset offsets (also served by @tributary/groups). */
+  groupAdmin: '/tributary/group-admin/1.0.0',
   metaSync: '/tributary/meta-sync/1.0.0',
   raft: '/tributary/raft/1.0.0',
   raftFetch: '/tributary/raft-fetch/1.0.0',

@@ -1,6 +1,6 @@
 /**
  * The admin client (KafkaJS's `admin/`): topics, their partitions' leadership and offsets,
- * configs, and the peers of the mesh.
+ * configs, the peers of the mesh, and consumer groups (groups.ts).
  *
  * ```ts
  * const admin = mesh.admin()
@@ -21,6 +21,15 @@ import {
   describeTopicConfigs,
 } from './configs.js'
 import { type DescribedTopic, describeTopics, fetchOffsets } from './describe.js'
+import {
+  coordinatorRequest,
+  describeGroup,
+  type GroupDescription,
+  type GroupOffsetLag,
+  groupLag,
+  listGroups,
+  toDescription,
+} from './groups.js'
 import {
   type ConfigEntry,
   checkConfigEntries,
@@ -303,6 +312,121 @@ export class Admin {
     return { resources }
   }
 
+  /** Every consumer group of the mesh, with its state and member count. */
+  async listGroups(
+    options: { signal?: AbortSignal } = {},
+  ): Promise<{ groups: Array<{ groupId: string; protocolType: string; state: string; members: number }> }> {
+    this.assertOpen()
+    const groups = await this.retrier(() => listGroups(this.cluster, options.signal), opts(options.signal))
+    return { groups }
+  }
+
+  /** Groups' state, generation, assignor and members with their assignments. */
+  async describeGroups(
+    groupIds: string[],
+    options: { signal?: AbortSignal } = {},
+  ): Promise<{ groups: GroupDescription[] }> {
+    this.assertOpen()
+    checkGroupIds(groupIds)
+    const groups: GroupDescription[] = []
+    for (const groupId of groupIds) {
+      const group = await this.retrier(() => describeGroup(this.cluster, groupId, options.signal), opts(options.signal))
+      groups.push(toDescription(group))
+    }
+    return { groups }
+  }
+
+  /** One group as describeGroups has it, plus committed offsets and lag (log end − committed) per partition. */
+  async describeGroup(
+    groupId: string,
+    options: { topics?: string[]; signal?: AbortSignal } = {},
+  ): Promise<GroupDescription & { offsets: GroupOffsetLag[] }> {
+    this.assertOpen()
+    checkGroupIds([groupId])
+    options.topics?.forEach(checkTopicName)
+    return this.retrier(async () => {
+      const group = await describeGroup(this.cluster, groupId, options.signal)
+      const offsets = await groupLag(this.cluster, group, options.topics, options.signal)
+      return { ...toDescription(group), offsets }
+    }, opts(options.signal))
+  }
+
+  /** Committed offsets of a group ('-1' where none), per topic (all it committed to when `topics` is absent). */
+  async fetchOffsets(options: {
+    groupId: string
+    topics?: string[]
+    signal?: AbortSignal
+  }): Promise<Array<{ topic: string; partitions: Array<{ partition: number; offset: string }> }>> {
+    const described = await this.describeGroup(options.groupId, {
+      ...(options.topics === undefined ? {} : { topics: options.topics }),
+      ...opts(options.signal),
+    })
+    const byTopic = new Map<string, Array<{ partition: number; offset: string }>>()
+    for (const o of described.offsets)
+      byTopic.set(o.topic, [...(byTopic.get(o.topic) ?? []), { partition: o.partition, offset: o.offset }])
+    return [...byTopic].map(([topic, partitions]) => ({ topic, partitions }))
+  }
+
+  /** Deletes groups that have no members, with their committed offsets. */
+  async deleteGroups(groupIds: string[], options: { signal?: AbortSignal } = {}): Promise<Array<{ groupId: string }>> {
+    this.assertOpen()
+    checkGroupIds(groupIds)
+    for (const groupId of groupIds) {
+      await this.retrier(
+        () => coordinatorRequest(this.cluster, { kind: 'delete', groupId }, options.signal),
+        opts(options.signal),
+      )
+    }
+    return groupIds.map((groupId) => ({ groupId }))
+  }
+
+  /** Sets a member-less group's committed offsets for partitions of a topic. */
+  async setOffsets(options: {
+    groupId: string
+    topic: string
+    partitions: Array<{ partition: number; offset: string | number }>
+    signal?: AbortSignal
+  }): Promise<void> {
+    this.assertOpen()
+    checkGroupIds([options.groupId])
+    checkTopicName(options.topic)
+    if (!Array.isArray(options.partitions) || options.partitions.length === 0)
+      throw new InvalidArgumentError('setOffsets takes partitions: [{ partition, offset }]')
+    const offsets = options.partitions.map((p) => {
+      const offset = typeof p?.offset === 'string' && /^\d+$/.test(p.offset) ? Number(p.offset) : p?.offset
+      if (
+        !Number.isInteger(p?.partition) ||
+        p.partition < 0 ||
+        !Number.isSafeInteger(offset) ||
+        (offset as number) < 0
+      ) {
+        throw new InvalidArgumentError(`setOffsets: ${JSON.stringify(p)} is not { partition, offset ≥ 0 }`)
+      }
+      return { topic: options.topic, partition: p.partition, offset: offset as number }
+    })
+    await this.retrier(
+      () =>
+        coordinatorRequest(this.cluster, { kind: 'alter-offsets', groupId: options.groupId, offsets }, options.signal),
+      opts(options.signal),
+    )
+  }
+
+  /** Moves a member-less group to the latest (default) or earliest offsets of every partition of a topic. */
+  async resetOffsets(options: {
+    groupId: string
+    topic: string
+    earliest?: boolean
+    signal?: AbortSignal
+  }): Promise<void> {
+    const offsets = await this.fetchTopicOffsets(options.topic, opts(options.signal))
+    await this.setOffsets({
+      groupId: options.groupId,
+      topic: options.topic,
+      partitions: offsets.map((o) => ({ partition: o.partition, offset: options.earliest === true ? o.low : o.high })),
+      ...opts(options.signal),
+    })
+  }
+
   /** The peers of the mesh as the answering peer knows them: ids, addresses, roles, liveness. */
   async describeCluster(options: { signal?: AbortSignal } = {}): Promise<ClusterDescription> {
     this.assertOpen()
@@ -340,4 +464,13 @@ export class Admin {
 
 function opts(signal: AbortSignal | undefined): { signal?: AbortSignal } {
   return signal === undefined ? {} : { signal }
+}
+
+function checkGroupIds(groupIds: string[]): void {
+  if (!Array.isArray(groupIds) || groupIds.length === 0)
+    throw new InvalidArgumentError('name at least one group id (an array of strings)')
+  for (const id of groupIds) {
+    if (typeof id !== 'string' || id.length === 0 || id.length > 255)
+      throw new InvalidArgumentError(`a group id must be a string of 1 to 255 characters, got ${String(id)}`)
+  }
 }

@@ -12,10 +12,18 @@
  */
 import { componentLogger, type HostedPartition, type Logger, type Peer, PROTOCOLS, silentLogger } from '@tributary/mesh'
 import type { RpcHandlerContext, UnregisterRpcHandler } from '@tributary/mesh/rpc'
-import { CoordinatorNotAvailableError, NotCoordinatorError, TopicAlreadyExistsError } from '@tributary/wire'
+import {
+  CoordinatorLoadInProgressError,
+  CoordinatorNotAvailableError,
+  GroupIdNotFoundError,
+  NotCoordinatorError,
+  TopicAlreadyExistsError,
+  TributaryError,
+} from '@tributary/wire'
 import { CONSUMER_OFFSETS_TOPIC, MAX_GROUP_MESSAGE_BYTES } from '../constants.js'
 import type { CoordinatorOptions } from '../coordinator/config.js'
 import { errorResponse } from '../coordinator/output.js'
+import { decodeGroupAdminRequest, encodeGroupAdminResponse } from '../protocol/admin-codec.js'
 import type { GroupRequest, GroupResponse } from '../protocol/messages.js'
 import { decodeGroupRequest } from '../protocol/request-codec.js'
 import { encodeGroupResponse } from '../protocol/response-codec.js'
@@ -59,7 +67,7 @@ export class GroupService {
   private readonly hosts = new Map<number, HostedCoordinator>()
   private readonly logger: Logger
   private readonly unsubscribe: Array<() => void> = []
-  private unregister: UnregisterRpcHandler | undefined
+  private readonly unregister: UnregisterRpcHandler[] = []
   private sweepTimer: ReturnType<typeof setInterval> | undefined
   private creating: Promise<void> | undefined
   private stopped = false
@@ -83,10 +91,15 @@ export class GroupService {
     service.sweepTimer = setInterval(() => service.sweep(), SWEEP_INTERVAL_MS)
     service.sweepTimer.unref?.()
     service.sweep()
-    service.unregister = await peer.registerProtocol(PROTOCOLS.group, (bytes, ctx) => service.serve(bytes, ctx), {
-      maxRequestBytes: MAX_GROUP_MESSAGE_BYTES,
-      handlerTimeoutMs: GROUP_HANDLER_TIMEOUT_MS,
-    })
+    service.unregister.push(
+      await peer.registerProtocol(PROTOCOLS.group, (bytes, ctx) => service.serve(bytes, ctx), {
+        maxRequestBytes: MAX_GROUP_MESSAGE_BYTES,
+        handlerTimeoutMs: GROUP_HANDLER_TIMEOUT_MS,
+      }),
+      await peer.registerProtocol(PROTOCOLS.groupAdmin, (bytes) => service.serveAdmin(bytes), {
+        maxRequestBytes: MAX_GROUP_MESSAGE_BYTES,
+      }),
+    )
     return service
   }
 
@@ -108,7 +121,7 @@ export class GroupService {
     for (const unsubscribe of this.unsubscribe.splice(0)) unsubscribe()
     for (const host of this.hosts.values()) host.close('the peer is stopping')
     this.hosts.clear()
-    await this.unregister?.()
+    for (const unregister of this.unregister.splice(0)) await unregister()
   }
 
   private offsetsPartitionCount(): number {
@@ -117,6 +130,80 @@ export class GroupService {
       this.options.offsetsPartitions ??
       OFFSETS_TOPIC_PARTITIONS
     )
+  }
+
+  private async serveAdmin(bytes: Uint8Array): Promise<Uint8Array> {
+    const request = decodeGroupAdminRequest(bytes)
+    const empty = { errorCode: 0, errorMessage: '', coordinatorHint: undefined, groups: [], group: undefined }
+    if (request.kind === 'list') {
+      // The groups this peer coordinates; a client asks every peer and merges.
+      const groups = [...this.hosts.values()].flatMap((host) =>
+        (host.groups?.listGroups() ?? []).map((g) => ({
+          groupId: g.groupId,
+          state: g.state,
+          protocolType: g.protocolType ?? '',
+          members: g.members,
+        })),
+      )
+      return encodeGroupAdminResponse({ ...empty, groups })
+    }
+    try {
+      const host = this.hostFor(request.groupId)
+      if (request.kind === 'describe') {
+        const coordinator = host.groups
+        if (coordinator === undefined) throw new CoordinatorLoadInProgressError('the coordinator is loading its groups')
+        const d = coordinator.describeGroup(request.groupId)
+        if (d === undefined) throw new GroupIdNotFoundError(`group ${request.groupId} does not exist`)
+        return encodeGroupAdminResponse({
+          ...empty,
+          group: {
+            groupId: d.groupId,
+            state: d.state,
+            generation: d.generation,
+            protocolType: d.protocolType ?? '',
+            protocol: d.protocol ?? '',
+            members: d.members.map((m) => ({
+              memberId: m.memberId,
+              groupInstanceId: m.groupInstanceId,
+              clientId: m.clientId,
+              assignment: m.assignment,
+            })),
+            offsets: coordinator.committedOffsets(request.groupId),
+          },
+        })
+      }
+      if (request.kind === 'delete') await host.change((c, now) => c.deleteGroup(request.groupId, now))
+      else {
+        const offsets = request.offsets.map((o) => ({ ...o, leaderEpoch: -1, metadata: '' }))
+        await host.change((c, now) => c.alterOffsets(request.groupId, offsets, now))
+      }
+      return encodeGroupAdminResponse(empty)
+    } catch (err) {
+      if (!(err instanceof TributaryError)) throw err
+      return encodeGroupAdminResponse({
+        ...empty,
+        errorCode: err.code,
+        errorMessage: err.message.slice(0, 1024),
+        coordinatorHint: (err as TributaryError & { coordinatorHint?: string }).coordinatorHint,
+      })
+    }
+  }
+
+  /** The loaded coordinator of `groupId` here, or the typed error to answer (NOT_COORDINATOR carries the leader). */
+  private hostFor(groupId: string): HostedCoordinator {
+    const topic = this.peer.partitions.topic(CONSUMER_OFFSETS_TOPIC)
+    if (topic === undefined)
+      throw new GroupIdNotFoundError(`group ${groupId} does not exist (no group has committed yet)`)
+    const partition = coordinatorPartitionFor(groupId, topic.partitions)
+    const host = this.hosts.get(partition)
+    if (host !== undefined && host.status !== 'closed' && host.hosted.isLeader) return host
+    const leader = this.peer.leaderOf(CONSUMER_OFFSETS_TOPIC, partition)?.leader
+    if (leader === undefined || leader === '' || leader === this.peer.peerId) {
+      throw new CoordinatorNotAvailableError(`${CONSUMER_OFFSETS_TOPIC}-${partition} has no leader yet`)
+    }
+    throw Object.assign(new NotCoordinatorError(`group ${groupId} is coordinated by ${leader}`), {
+      coordinatorHint: leader,
+    })
   }
 
   private async serve(bytes: Uint8Array, { signal }: RpcHandlerContext): Promise<Uint8Array> {

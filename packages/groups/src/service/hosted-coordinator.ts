@@ -133,6 +133,19 @@ export class HostedCoordinator {
     })
   }
 
+  /**
+   * Runs an administrative change (delete a group, set its offsets) on the loaded coordinator;
+   * resolves once its records are committed. Throws the coordinator's typed error, or
+   * NOT_COORDINATOR / COORDINATOR_LOAD_IN_PROGRESS when it cannot run here now.
+   */
+  async change(op: (coordinator: GroupCoordinator, now: number) => CoordinatorOutput): Promise<void> {
+    if (this.state === 'loading') throw new CoordinatorLoadInProgressError(`${this.hosted.name} is loading its groups`)
+    if (this.state === 'closed' || this.coordinator === undefined)
+      throw new NotCoordinatorError(`${this.hosted.name} moved; find it again`)
+    this.apply(op(this.coordinator, Date.now()))
+    await this.durable
+  }
+
   /** Metadata changed: groups assigned with other partition counts rebalance. */
   topicsChanged(): void {
     if (this.state === 'ready' && this.coordinator !== undefined) this.apply(this.coordinator.topicsChanged(Date.now()))

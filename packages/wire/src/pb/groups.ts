@@ -5452,3 +5452,1583 @@ export namespace FencedPartitionsValue {
     return streamMessage(buf, FencedPartitionsValue.codec(), opts)
   }
 }
+
+export interface GroupAdminRequest {
+  version: number
+  groupId: string
+  list?: ListGroupsRequest
+  describe?: DescribeGroupRequest
+  delete?: DeleteGroupRequest
+  alterOffsets?: AlterOffsetsRequest
+}
+
+export namespace GroupAdminRequest {
+  let _codec: Codec<GroupAdminRequest>
+
+  export const codec = (): Codec<GroupAdminRequest> => {
+    if (_codec == null) {
+      _codec = message<GroupAdminRequest>((obj, w, opts = {}) => {
+        if (opts.lengthDelimited !== false) {
+          w.fork()
+        }
+
+        if ((obj.version != null && obj.version !== 0)) {
+          w.uint32(8)
+          w.uint32(obj.version)
+        }
+
+        if ((obj.groupId != null && obj.groupId !== '')) {
+          w.uint32(18)
+          w.string(obj.groupId)
+        }
+
+        if (obj.list != null) {
+          w.uint32(82)
+          ListGroupsRequest.codec().encode(obj.list, w)
+        }
+
+        if (obj.describe != null) {
+          w.uint32(90)
+          DescribeGroupRequest.codec().encode(obj.describe, w)
+        }
+
+        if (obj.delete != null) {
+          w.uint32(98)
+          DeleteGroupRequest.codec().encode(obj.delete, w)
+        }
+
+        if (obj.alterOffsets != null) {
+          w.uint32(106)
+          AlterOffsetsRequest.codec().encode(obj.alterOffsets, w)
+        }
+
+        if (opts.lengthDelimited !== false) {
+          w.ldelim()
+        }
+      }, (reader, length, opts = {}) => {
+        const obj: any = {
+          version: 0,
+          groupId: ''
+        }
+
+        const end = length == null ? reader.len : reader.pos + length
+
+        while (reader.pos < end) {
+          const tag = reader.uint32()
+
+          switch (tag >>> 3) {
+            case 1: {
+              obj.version = reader.uint32()
+              break
+            }
+            case 2: {
+              obj.groupId = reader.string()
+              break
+            }
+            case 10: {
+              obj.list = ListGroupsRequest.codec().decode(reader, reader.uint32(), {
+                limits: opts.limits?.list
+              })
+              break
+            }
+            case 11: {
+              obj.describe = DescribeGroupRequest.codec().decode(reader, reader.uint32(), {
+                limits: opts.limits?.describe
+              })
+              break
+            }
+            case 12: {
+              obj.delete = DeleteGroupRequest.codec().decode(reader, reader.uint32(), {
+                limits: opts.limits?.delete
+              })
+              break
+            }
+            case 13: {
+              obj.alterOffsets = AlterOffsetsRequest.codec().decode(reader, reader.uint32(), {
+                limits: opts.limits?.alterOffsets
+              })
+              break
+            }
+            default: {
+              reader.skipType(tag & 7)
+              break
+            }
+          }
+        }
+
+        return obj
+      }, function * (reader, length, prefix, opts = {}) {
+        const end = length == null ? reader.len : reader.pos + length
+
+        while (reader.pos < end) {
+          const tag = reader.uint32()
+
+          switch (tag >>> 3) {
+            case 1: {
+              yield {
+                field: `${prefix}.version`,
+                value: reader.uint32()
+              }
+              break
+            }
+            case 2: {
+              yield {
+                field: `${prefix}.groupId`,
+                value: reader.string()
+              }
+              break
+            }
+            case 10: {
+              yield * ListGroupsRequest.codec().stream(reader, reader.uint32(), `${prefix}.list`, {
+                limits: opts.limits?.list
+              })
+
+              break
+            }
+            case 11: {
+              yield * DescribeGroupRequest.codec().stream(reader, reader.uint32(), `${prefix}.describe`, {
+                limits: opts.limits?.describe
+              })
+
+              break
+            }
+            case 12: {
+              yield * DeleteGroupRequest.codec().stream(reader, reader.uint32(), `${prefix}.delete`, {
+                limits: opts.limits?.delete
+              })
+
+              break
+            }
+            case 13: {
+              yield * AlterOffsetsRequest.codec().stream(reader, reader.uint32(), `${prefix}.alterOffsets`, {
+                limits: opts.limits?.alterOffsets
+              })
+
+              break
+            }
+            default: {
+              reader.skipType(tag & 7)
+              break
+            }
+          }
+        }
+      })
+    }
+
+    return _codec
+  }
+
+  export interface GroupAdminRequestVersionFieldEvent {
+    field: '$.version'
+    value: number
+  }
+
+  export interface GroupAdminRequestGroupIdFieldEvent {
+    field: '$.groupId'
+    value: string
+  }
+
+  export interface GroupAdminRequestAlterOffsetsTopicsTopicFieldEvent {
+    field: '$.alterOffsets.topics[].topic'
+    value: string
+    index: number
+  }
+
+  export interface GroupAdminRequestAlterOffsetsTopicsPartitionsPartitionFieldEvent {
+    field: '$.alterOffsets.topics[].partitions[].partition'
+    value: number
+    index: number
+  }
+
+  export interface GroupAdminRequestAlterOffsetsTopicsPartitionsOffsetFieldEvent {
+    field: '$.alterOffsets.topics[].partitions[].offset'
+    value: bigint
+    index: number
+  }
+
+  export interface GroupAdminRequestAlterOffsetsTopicsPartitionsLeaderEpochFieldEvent {
+    field: '$.alterOffsets.topics[].partitions[].leaderEpoch'
+    value: number
+    index: number
+  }
+
+  export interface GroupAdminRequestAlterOffsetsTopicsPartitionsMetadataFieldEvent {
+    field: '$.alterOffsets.topics[].partitions[].metadata'
+    value: string
+    index: number
+  }
+
+  export function encode (obj: Partial<GroupAdminRequest>): Uint8Array<ArrayBuffer> {
+    return encodeMessage(obj, GroupAdminRequest.codec())
+  }
+
+  export function decode (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<GroupAdminRequest>): GroupAdminRequest {
+    return decodeMessage(buf, GroupAdminRequest.codec(), opts)
+  }
+
+  export function stream (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<GroupAdminRequest>): Generator<GroupAdminRequestVersionFieldEvent | GroupAdminRequestGroupIdFieldEvent | GroupAdminRequestAlterOffsetsTopicsTopicFieldEvent | GroupAdminRequestAlterOffsetsTopicsPartitionsPartitionFieldEvent | GroupAdminRequestAlterOffsetsTopicsPartitionsOffsetFieldEvent | GroupAdminRequestAlterOffsetsTopicsPartitionsLeaderEpochFieldEvent | GroupAdminRequestAlterOffsetsTopicsPartitionsMetadataFieldEvent> {
+    return streamMessage(buf, GroupAdminRequest.codec(), opts)
+  }
+}
+
+export interface ListGroupsRequest {}
+
+export namespace ListGroupsRequest {
+  let _codec: Codec<ListGroupsRequest>
+
+  export const codec = (): Codec<ListGroupsRequest> => {
+    if (_codec == null) {
+      _codec = message<ListGroupsRequest>((obj, w, opts = {}) => {
+        if (opts.lengthDelimited !== false) {
+          w.fork()
+        }
+
+        if (opts.lengthDelimited !== false) {
+          w.ldelim()
+        }
+      }, (reader, length, opts = {}) => {
+        const obj: any = {}
+
+        const end = length == null ? reader.len : reader.pos + length
+
+        while (reader.pos < end) {
+          const tag = reader.uint32()
+
+          switch (tag >>> 3) {
+            default: {
+              reader.skipType(tag & 7)
+              break
+            }
+          }
+        }
+
+        return obj
+      }, function * (reader, length, prefix, opts = {}) {
+        const end = length == null ? reader.len : reader.pos + length
+
+        while (reader.pos < end) {
+          const tag = reader.uint32()
+
+          switch (tag >>> 3) {
+            default: {
+              reader.skipType(tag & 7)
+              break
+            }
+          }
+        }
+      })
+    }
+
+    return _codec
+  }
+
+  export function encode (obj: Partial<ListGroupsRequest>): Uint8Array<ArrayBuffer> {
+    return encodeMessage(obj, ListGroupsRequest.codec())
+  }
+
+  export function decode (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<ListGroupsRequest>): ListGroupsRequest {
+    return decodeMessage(buf, ListGroupsRequest.codec(), opts)
+  }
+
+  export function stream (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<ListGroupsRequest>): Generator<{}> {
+    return streamMessage(buf, ListGroupsRequest.codec(), opts)
+  }
+}
+
+export interface DescribeGroupRequest {}
+
+export namespace DescribeGroupRequest {
+  let _codec: Codec<DescribeGroupRequest>
+
+  export const codec = (): Codec<DescribeGroupRequest> => {
+    if (_codec == null) {
+      _codec = message<DescribeGroupRequest>((obj, w, opts = {}) => {
+        if (opts.lengthDelimited !== false) {
+          w.fork()
+        }
+
+        if (opts.lengthDelimited !== false) {
+          w.ldelim()
+        }
+      }, (reader, length, opts = {}) => {
+        const obj: any = {}
+
+        const end = length == null ? reader.len : reader.pos + length
+
+        while (reader.pos < end) {
+          const tag = reader.uint32()
+
+          switch (tag >>> 3) {
+            default: {
+              reader.skipType(tag & 7)
+              break
+            }
+          }
+        }
+
+        return obj
+      }, function * (reader, length, prefix, opts = {}) {
+        const end = length == null ? reader.len : reader.pos + length
+
+        while (reader.pos < end) {
+          const tag = reader.uint32()
+
+          switch (tag >>> 3) {
+            default: {
+              reader.skipType(tag & 7)
+              break
+            }
+          }
+        }
+      })
+    }
+
+    return _codec
+  }
+
+  export function encode (obj: Partial<DescribeGroupRequest>): Uint8Array<ArrayBuffer> {
+    return encodeMessage(obj, DescribeGroupRequest.codec())
+  }
+
+  export function decode (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<DescribeGroupRequest>): DescribeGroupRequest {
+    return decodeMessage(buf, DescribeGroupRequest.codec(), opts)
+  }
+
+  export function stream (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<DescribeGroupRequest>): Generator<{}> {
+    return streamMessage(buf, DescribeGroupRequest.codec(), opts)
+  }
+}
+
+export interface DeleteGroupRequest {}
+
+export namespace DeleteGroupRequest {
+  let _codec: Codec<DeleteGroupRequest>
+
+  export const codec = (): Codec<DeleteGroupRequest> => {
+    if (_codec == null) {
+      _codec = message<DeleteGroupRequest>((obj, w, opts = {}) => {
+        if (opts.lengthDelimited !== false) {
+          w.fork()
+        }
+
+        if (opts.lengthDelimited !== false) {
+          w.ldelim()
+        }
+      }, (reader, length, opts = {}) => {
+        const obj: any = {}
+
+        const end = length == null ? reader.len : reader.pos + length
+
+        while (reader.pos < end) {
+          const tag = reader.uint32()
+
+          switch (tag >>> 3) {
+            default: {
+              reader.skipType(tag & 7)
+              break
+            }
+          }
+        }
+
+        return obj
+      }, function * (reader, length, prefix, opts = {}) {
+        const end = length == null ? reader.len : reader.pos + length
+
+        while (reader.pos < end) {
+          const tag = reader.uint32()
+
+          switch (tag >>> 3) {
+            default: {
+              reader.skipType(tag & 7)
+              break
+            }
+          }
+        }
+      })
+    }
+
+    return _codec
+  }
+
+  export function encode (obj: Partial<DeleteGroupRequest>): Uint8Array<ArrayBuffer> {
+    return encodeMessage(obj, DeleteGroupRequest.codec())
+  }
+
+  export function decode (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<DeleteGroupRequest>): DeleteGroupRequest {
+    return decodeMessage(buf, DeleteGroupRequest.codec(), opts)
+  }
+
+  export function stream (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<DeleteGroupRequest>): Generator<{}> {
+    return streamMessage(buf, DeleteGroupRequest.codec(), opts)
+  }
+}
+
+export interface AlterOffsetsRequest {
+  topics: CommitTopic[]
+}
+
+export namespace AlterOffsetsRequest {
+  let _codec: Codec<AlterOffsetsRequest>
+
+  export const codec = (): Codec<AlterOffsetsRequest> => {
+    if (_codec == null) {
+      _codec = message<AlterOffsetsRequest>((obj, w, opts = {}) => {
+        if (opts.lengthDelimited !== false) {
+          w.fork()
+        }
+
+        if (obj.topics != null && obj.topics.length > 0) {
+          for (const value of obj.topics) {
+            w.uint32(10)
+            CommitTopic.codec().encode(value, w)
+          }
+        }
+
+        if (opts.lengthDelimited !== false) {
+          w.ldelim()
+        }
+      }, (reader, length, opts = {}) => {
+        const obj: any = {
+          topics: []
+        }
+
+        const end = length == null ? reader.len : reader.pos + length
+
+        while (reader.pos < end) {
+          const tag = reader.uint32()
+
+          switch (tag >>> 3) {
+            case 1: {
+              if (opts.limits?.topics != null && obj.topics.length === opts.limits.topics) {
+                throw new MaxLengthError('Decode error - repeated field "topics" had too many elements')
+              }
+
+              if (obj.topics.length === 10000) {
+                throw new MaxLengthError('Decode error - repeated field "topics" had too many elements')
+              }
+
+              obj.topics.push(CommitTopic.codec().decode(reader, reader.uint32(), {
+                limits: opts.limits?.topics$
+              }))
+              break
+            }
+            default: {
+              reader.skipType(tag & 7)
+              break
+            }
+          }
+        }
+
+        return obj
+      }, function * (reader, length, prefix, opts = {}) {
+        const obj = {
+          topics: 10000
+        }
+
+        const end = length == null ? reader.len : reader.pos + length
+
+        while (reader.pos < end) {
+          const tag = reader.uint32()
+
+          switch (tag >>> 3) {
+            case 1: {
+              if (opts.limits?.topics != null && obj.topics === opts.limits.topics) {
+                throw new MaxLengthError('Streaming decode error - repeated field "topics" had too many elements')
+              }
+
+              if (obj.topics === 10000) {
+                throw new MaxLengthError('Streaming decode error - repeated field "topics" had too many elements')
+              }
+
+              for (const evt of CommitTopic.codec().stream(reader, reader.uint32(), `${prefix}.topics[]`, {
+                limits: opts.limits?.topics$
+              })) {
+                yield {
+                  ...evt,
+                  index: obj.topics
+                }
+              }
+
+              obj.topics++
+
+              break
+            }
+            default: {
+              reader.skipType(tag & 7)
+              break
+            }
+          }
+        }
+      })
+    }
+
+    return _codec
+  }
+
+  export interface AlterOffsetsRequestTopicsTopicFieldEvent {
+    field: '$.topics[].topic'
+    value: string
+    index: number
+  }
+
+  export interface AlterOffsetsRequestTopicsPartitionsPartitionFieldEvent {
+    field: '$.topics[].partitions[].partition'
+    value: number
+    index: number
+  }
+
+  export interface AlterOffsetsRequestTopicsPartitionsOffsetFieldEvent {
+    field: '$.topics[].partitions[].offset'
+    value: bigint
+    index: number
+  }
+
+  export interface AlterOffsetsRequestTopicsPartitionsLeaderEpochFieldEvent {
+    field: '$.topics[].partitions[].leaderEpoch'
+    value: number
+    index: number
+  }
+
+  export interface AlterOffsetsRequestTopicsPartitionsMetadataFieldEvent {
+    field: '$.topics[].partitions[].metadata'
+    value: string
+    index: number
+  }
+
+  export function encode (obj: Partial<AlterOffsetsRequest>): Uint8Array<ArrayBuffer> {
+    return encodeMessage(obj, AlterOffsetsRequest.codec())
+  }
+
+  export function decode (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<AlterOffsetsRequest>): AlterOffsetsRequest {
+    return decodeMessage(buf, AlterOffsetsRequest.codec(), opts)
+  }
+
+  export function stream (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<AlterOffsetsRequest>): Generator<AlterOffsetsRequestTopicsTopicFieldEvent | AlterOffsetsRequestTopicsPartitionsPartitionFieldEvent | AlterOffsetsRequestTopicsPartitionsOffsetFieldEvent | AlterOffsetsRequestTopicsPartitionsLeaderEpochFieldEvent | AlterOffsetsRequestTopicsPartitionsMetadataFieldEvent> {
+    return streamMessage(buf, AlterOffsetsRequest.codec(), opts)
+  }
+}
+
+export interface GroupAdminResponse {
+  version: number
+  errorCode: number
+  errorMessage: string
+  coordinatorHint: string
+  groups: ListedGroup[]
+  group?: DescribedGroup
+}
+
+export namespace GroupAdminResponse {
+  let _codec: Codec<GroupAdminResponse>
+
+  export const codec = (): Codec<GroupAdminResponse> => {
+    if (_codec == null) {
+      _codec = message<GroupAdminResponse>((obj, w, opts = {}) => {
+        if (opts.lengthDelimited !== false) {
+          w.fork()
+        }
+
+        if ((obj.version != null && obj.version !== 0)) {
+          w.uint32(8)
+          w.uint32(obj.version)
+        }
+
+        if ((obj.errorCode != null && obj.errorCode !== 0)) {
+          w.uint32(16)
+          w.sint32(obj.errorCode)
+        }
+
+        if ((obj.errorMessage != null && obj.errorMessage !== '')) {
+          w.uint32(26)
+          w.string(obj.errorMessage)
+        }
+
+        if ((obj.coordinatorHint != null && obj.coordinatorHint !== '')) {
+          w.uint32(34)
+          w.string(obj.coordinatorHint)
+        }
+
+        if (obj.groups != null && obj.groups.length > 0) {
+          for (const value of obj.groups) {
+            w.uint32(42)
+            ListedGroup.codec().encode(value, w)
+          }
+        }
+
+        if (obj.group != null) {
+          w.uint32(50)
+          DescribedGroup.codec().encode(obj.group, w)
+        }
+
+        if (opts.lengthDelimited !== false) {
+          w.ldelim()
+        }
+      }, (reader, length, opts = {}) => {
+        const obj: any = {
+          version: 0,
+          errorCode: 0,
+          errorMessage: '',
+          coordinatorHint: '',
+          groups: []
+        }
+
+        const end = length == null ? reader.len : reader.pos + length
+
+        while (reader.pos < end) {
+          const tag = reader.uint32()
+
+          switch (tag >>> 3) {
+            case 1: {
+              obj.version = reader.uint32()
+              break
+            }
+            case 2: {
+              obj.errorCode = reader.sint32()
+              break
+            }
+            case 3: {
+              obj.errorMessage = reader.string()
+              break
+            }
+            case 4: {
+              obj.coordinatorHint = reader.string()
+              break
+            }
+            case 5: {
+              if (opts.limits?.groups != null && obj.groups.length === opts.limits.groups) {
+                throw new MaxLengthError('Decode error - repeated field "groups" had too many elements')
+              }
+
+              if (obj.groups.length === 100000) {
+                throw new MaxLengthError('Decode error - repeated field "groups" had too many elements')
+              }
+
+              obj.groups.push(ListedGroup.codec().decode(reader, reader.uint32(), {
+                limits: opts.limits?.groups$
+              }))
+              break
+            }
+            case 6: {
+              obj.group = DescribedGroup.codec().decode(reader, reader.uint32(), {
+                limits: opts.limits?.group
+              })
+              break
+            }
+            default: {
+              reader.skipType(tag & 7)
+              break
+            }
+          }
+        }
+
+        return obj
+      }, function * (reader, length, prefix, opts = {}) {
+        const obj = {
+          groups: 100000
+        }
+
+        const end = length == null ? reader.len : reader.pos + length
+
+        while (reader.pos < end) {
+          const tag = reader.uint32()
+
+          switch (tag >>> 3) {
+            case 1: {
+              yield {
+                field: `${prefix}.version`,
+                value: reader.uint32()
+              }
+              break
+            }
+            case 2: {
+              yield {
+                field: `${prefix}.errorCode`,
+                value: reader.sint32()
+              }
+              break
+            }
+            case 3: {
+              yield {
+                field: `${prefix}.errorMessage`,
+                value: reader.string()
+              }
+              break
+            }
+            case 4: {
+              yield {
+                field: `${prefix}.coordinatorHint`,
+                value: reader.string()
+              }
+              break
+            }
+            case 5: {
+              if (opts.limits?.groups != null && obj.groups === opts.limits.groups) {
+                throw new MaxLengthError('Streaming decode error - repeated field "groups" had too many elements')
+              }
+
+              if (obj.groups === 100000) {
+                throw new MaxLengthError('Streaming decode error - repeated field "groups" had too many elements')
+              }
+
+              for (const evt of ListedGroup.codec().stream(reader, reader.uint32(), `${prefix}.groups[]`, {
+                limits: opts.limits?.groups$
+              })) {
+                yield {
+                  ...evt,
+                  index: obj.groups
+                }
+              }
+
+              obj.groups++
+
+              break
+            }
+            case 6: {
+              yield * DescribedGroup.codec().stream(reader, reader.uint32(), `${prefix}.group`, {
+                limits: opts.limits?.group
+              })
+
+              break
+            }
+            default: {
+              reader.skipType(tag & 7)
+              break
+            }
+          }
+        }
+      })
+    }
+
+    return _codec
+  }
+
+  export interface GroupAdminResponseVersionFieldEvent {
+    field: '$.version'
+    value: number
+  }
+
+  export interface GroupAdminResponseErrorCodeFieldEvent {
+    field: '$.errorCode'
+    value: number
+  }
+
+  export interface GroupAdminResponseErrorMessageFieldEvent {
+    field: '$.errorMessage'
+    value: string
+  }
+
+  export interface GroupAdminResponseCoordinatorHintFieldEvent {
+    field: '$.coordinatorHint'
+    value: string
+  }
+
+  export interface GroupAdminResponseGroupsGroupIdFieldEvent {
+    field: '$.groups[].groupId'
+    value: string
+    index: number
+  }
+
+  export interface GroupAdminResponseGroupsStateFieldEvent {
+    field: '$.groups[].state'
+    value: string
+    index: number
+  }
+
+  export interface GroupAdminResponseGroupsProtocolTypeFieldEvent {
+    field: '$.groups[].protocolType'
+    value: string
+    index: number
+  }
+
+  export interface GroupAdminResponseGroupsMembersFieldEvent {
+    field: '$.groups[].members'
+    value: number
+    index: number
+  }
+
+  export interface GroupAdminResponseGroupGroupIdFieldEvent {
+    field: '$.group.groupId'
+    value: string
+  }
+
+  export interface GroupAdminResponseGroupStateFieldEvent {
+    field: '$.group.state'
+    value: string
+  }
+
+  export interface GroupAdminResponseGroupGenerationFieldEvent {
+    field: '$.group.generation'
+    value: number
+  }
+
+  export interface GroupAdminResponseGroupProtocolTypeFieldEvent {
+    field: '$.group.protocolType'
+    value: string
+  }
+
+  export interface GroupAdminResponseGroupProtocolFieldEvent {
+    field: '$.group.protocol'
+    value: string
+  }
+
+  export interface GroupAdminResponseGroupMembersMemberIdFieldEvent {
+    field: '$.group.members[].memberId'
+    value: string
+    index: number
+  }
+
+  export interface GroupAdminResponseGroupMembersGroupInstanceIdFieldEvent {
+    field: '$.group.members[].groupInstanceId'
+    value: string
+    index: number
+  }
+
+  export interface GroupAdminResponseGroupMembersClientIdFieldEvent {
+    field: '$.group.members[].clientId'
+    value: string
+    index: number
+  }
+
+  export interface GroupAdminResponseGroupMembersAssignmentTopicFieldEvent {
+    field: '$.group.members[].assignment[].topic'
+    value: string
+    index: number
+  }
+
+  export interface GroupAdminResponseGroupMembersAssignmentPartitionsFieldEvent {
+    field: '$.group.members[].assignment[].partitions[]'
+    index: number
+    value: number
+  }
+
+  export interface GroupAdminResponseGroupOffsetsTopicFieldEvent {
+    field: '$.group.offsets[].topic'
+    value: string
+    index: number
+  }
+
+  export interface GroupAdminResponseGroupOffsetsPartitionsPartitionFieldEvent {
+    field: '$.group.offsets[].partitions[].partition'
+    value: number
+    index: number
+  }
+
+  export interface GroupAdminResponseGroupOffsetsPartitionsOffsetFieldEvent {
+    field: '$.group.offsets[].partitions[].offset'
+    value: bigint
+    index: number
+  }
+
+  export interface GroupAdminResponseGroupOffsetsPartitionsLeaderEpochFieldEvent {
+    field: '$.group.offsets[].partitions[].leaderEpoch'
+    value: number
+    index: number
+  }
+
+  export interface GroupAdminResponseGroupOffsetsPartitionsMetadataFieldEvent {
+    field: '$.group.offsets[].partitions[].metadata'
+    value: string
+    index: number
+  }
+
+  export function encode (obj: Partial<GroupAdminResponse>): Uint8Array<ArrayBuffer> {
+    return encodeMessage(obj, GroupAdminResponse.codec())
+  }
+
+  export function decode (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<GroupAdminResponse>): GroupAdminResponse {
+    return decodeMessage(buf, GroupAdminResponse.codec(), opts)
+  }
+
+  export function stream (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<GroupAdminResponse>): Generator<GroupAdminResponseVersionFieldEvent | GroupAdminResponseErrorCodeFieldEvent | GroupAdminResponseErrorMessageFieldEvent | GroupAdminResponseCoordinatorHintFieldEvent | GroupAdminResponseGroupsGroupIdFieldEvent | GroupAdminResponseGroupsStateFieldEvent | GroupAdminResponseGroupsProtocolTypeFieldEvent | GroupAdminResponseGroupsMembersFieldEvent | GroupAdminResponseGroupGroupIdFieldEvent | GroupAdminResponseGroupStateFieldEvent | GroupAdminResponseGroupGenerationFieldEvent | GroupAdminResponseGroupProtocolTypeFieldEvent | GroupAdminResponseGroupProtocolFieldEvent | GroupAdminResponseGroupMembersMemberIdFieldEvent | GroupAdminResponseGroupMembersGroupInstanceIdFieldEvent | GroupAdminResponseGroupMembersClientIdFieldEvent | GroupAdminResponseGroupMembersAssignmentTopicFieldEvent | GroupAdminResponseGroupMembersAssignmentPartitionsFieldEvent | GroupAdminResponseGroupOffsetsTopicFieldEvent | GroupAdminResponseGroupOffsetsPartitionsPartitionFieldEvent | GroupAdminResponseGroupOffsetsPartitionsOffsetFieldEvent | GroupAdminResponseGroupOffsetsPartitionsLeaderEpochFieldEvent | GroupAdminResponseGroupOffsetsPartitionsMetadataFieldEvent> {
+    return streamMessage(buf, GroupAdminResponse.codec(), opts)
+  }
+}
+
+export interface ListedGroup {
+  groupId: string
+  state: string
+  protocolType: string
+  members: number
+}
+
+export namespace ListedGroup {
+  let _codec: Codec<ListedGroup>
+
+  export const codec = (): Codec<ListedGroup> => {
+    if (_codec == null) {
+      _codec = message<ListedGroup>((obj, w, opts = {}) => {
+        if (opts.lengthDelimited !== false) {
+          w.fork()
+        }
+
+        if ((obj.groupId != null && obj.groupId !== '')) {
+          w.uint32(10)
+          w.string(obj.groupId)
+        }
+
+        if ((obj.state != null && obj.state !== '')) {
+          w.uint32(18)
+          w.string(obj.state)
+        }
+
+        if ((obj.protocolType != null && obj.protocolType !== '')) {
+          w.uint32(26)
+          w.string(obj.protocolType)
+        }
+
+        if ((obj.members != null && obj.members !== 0)) {
+          w.uint32(32)
+          w.uint32(obj.members)
+        }
+
+        if (opts.lengthDelimited !== false) {
+          w.ldelim()
+        }
+      }, (reader, length, opts = {}) => {
+        const obj: any = {
+          groupId: '',
+          state: '',
+          protocolType: '',
+          members: 0
+        }
+
+        const end = length == null ? reader.len : reader.pos + length
+
+        while (reader.pos < end) {
+          const tag = reader.uint32()
+
+          switch (tag >>> 3) {
+            case 1: {
+              obj.groupId = reader.string()
+              break
+            }
+            case 2: {
+              obj.state = reader.string()
+              break
+            }
+            case 3: {
+              obj.protocolType = reader.string()
+              break
+            }
+            case 4: {
+              obj.members = reader.uint32()
+              break
+            }
+            default: {
+              reader.skipType(tag & 7)
+              break
+            }
+          }
+        }
+
+        return obj
+      }, function * (reader, length, prefix, opts = {}) {
+        const end = length == null ? reader.len : reader.pos + length
+
+        while (reader.pos < end) {
+          const tag = reader.uint32()
+
+          switch (tag >>> 3) {
+            case 1: {
+              yield {
+                field: `${prefix}.groupId`,
+                value: reader.string()
+              }
+              break
+            }
+            case 2: {
+              yield {
+                field: `${prefix}.state`,
+                value: reader.string()
+              }
+              break
+            }
+            case 3: {
+              yield {
+                field: `${prefix}.protocolType`,
+                value: reader.string()
+              }
+              break
+            }
+            case 4: {
+              yield {
+                field: `${prefix}.members`,
+                value: reader.uint32()
+              }
+              break
+            }
+            default: {
+              reader.skipType(tag & 7)
+              break
+            }
+          }
+        }
+      })
+    }
+
+    return _codec
+  }
+
+  export interface ListedGroupGroupIdFieldEvent {
+    field: '$.groupId'
+    value: string
+  }
+
+  export interface ListedGroupStateFieldEvent {
+    field: '$.state'
+    value: string
+  }
+
+  export interface ListedGroupProtocolTypeFieldEvent {
+    field: '$.protocolType'
+    value: string
+  }
+
+  export interface ListedGroupMembersFieldEvent {
+    field: '$.members'
+    value: number
+  }
+
+  export function encode (obj: Partial<ListedGroup>): Uint8Array<ArrayBuffer> {
+    return encodeMessage(obj, ListedGroup.codec())
+  }
+
+  export function decode (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<ListedGroup>): ListedGroup {
+    return decodeMessage(buf, ListedGroup.codec(), opts)
+  }
+
+  export function stream (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<ListedGroup>): Generator<ListedGroupGroupIdFieldEvent | ListedGroupStateFieldEvent | ListedGroupProtocolTypeFieldEvent | ListedGroupMembersFieldEvent> {
+    return streamMessage(buf, ListedGroup.codec(), opts)
+  }
+}
+
+export interface DescribedGroup {
+  groupId: string
+  state: string
+  generation: number
+  protocolType: string
+  protocol: string
+  members: DescribedMember[]
+  offsets: FetchedTopic[]
+}
+
+export namespace DescribedGroup {
+  let _codec: Codec<DescribedGroup>
+
+  export const codec = (): Codec<DescribedGroup> => {
+    if (_codec == null) {
+      _codec = message<DescribedGroup>((obj, w, opts = {}) => {
+        if (opts.lengthDelimited !== false) {
+          w.fork()
+        }
+
+        if ((obj.groupId != null && obj.groupId !== '')) {
+          w.uint32(10)
+          w.string(obj.groupId)
+        }
+
+        if ((obj.state != null && obj.state !== '')) {
+          w.uint32(18)
+          w.string(obj.state)
+        }
+
+        if ((obj.generation != null && obj.generation !== 0)) {
+          w.uint32(24)
+          w.sint32(obj.generation)
+        }
+
+        if ((obj.protocolType != null && obj.protocolType !== '')) {
+          w.uint32(34)
+          w.string(obj.protocolType)
+        }
+
+        if ((obj.protocol != null && obj.protocol !== '')) {
+          w.uint32(42)
+          w.string(obj.protocol)
+        }
+
+        if (obj.members != null && obj.members.length > 0) {
+          for (const value of obj.members) {
+            w.uint32(50)
+            DescribedMember.codec().encode(value, w)
+          }
+        }
+
+        if (obj.offsets != null && obj.offsets.length > 0) {
+          for (const value of obj.offsets) {
+            w.uint32(58)
+            FetchedTopic.codec().encode(value, w)
+          }
+        }
+
+        if (opts.lengthDelimited !== false) {
+          w.ldelim()
+        }
+      }, (reader, length, opts = {}) => {
+        const obj: any = {
+          groupId: '',
+          state: '',
+          generation: 0,
+          protocolType: '',
+          protocol: '',
+          members: [],
+          offsets: []
+        }
+
+        const end = length == null ? reader.len : reader.pos + length
+
+        while (reader.pos < end) {
+          const tag = reader.uint32()
+
+          switch (tag >>> 3) {
+            case 1: {
+              obj.groupId = reader.string()
+              break
+            }
+            case 2: {
+              obj.state = reader.string()
+              break
+            }
+            case 3: {
+              obj.generation = reader.sint32()
+              break
+            }
+            case 4: {
+              obj.protocolType = reader.string()
+              break
+            }
+            case 5: {
+              obj.protocol = reader.string()
+              break
+            }
+            case 6: {
+              if (opts.limits?.members != null && obj.members.length === opts.limits.members) {
+                throw new MaxLengthError('Decode error - repeated field "members" had too many elements')
+              }
+
+              if (obj.members.length === 100000) {
+                throw new MaxLengthError('Decode error - repeated field "members" had too many elements')
+              }
+
+              obj.members.push(DescribedMember.codec().decode(reader, reader.uint32(), {
+                limits: opts.limits?.members$
+              }))
+              break
+            }
+            case 7: {
+              if (opts.limits?.offsets != null && obj.offsets.length === opts.limits.offsets) {
+                throw new MaxLengthError('Decode error - repeated field "offsets" had too many elements')
+              }
+
+              if (obj.offsets.length === 10000) {
+                throw new MaxLengthError('Decode error - repeated field "offsets" had too many elements')
+              }
+
+              obj.offsets.push(FetchedTopic.codec().decode(reader, reader.uint32(), {
+                limits: opts.limits?.offsets$
+              }))
+              break
+            }
+            default: {
+              reader.skipType(tag & 7)
+              break
+            }
+          }
+        }
+
+        return obj
+      }, function * (reader, length, prefix, opts = {}) {
+        const obj = {
+          members: 100000,
+          offsets: 10000
+        }
+
+        const end = length == null ? reader.len : reader.pos + length
+
+        while (reader.pos < end) {
+          const tag = reader.uint32()
+
+          switch (tag >>> 3) {
+            case 1: {
+              yield {
+                field: `${prefix}.groupId`,
+                value: reader.string()
+              }
+              break
+            }
+            case 2: {
+              yield {
+                field: `${prefix}.state`,
+                value: reader.string()
+              }
+              break
+            }
+            case 3: {
+              yield {
+                field: `${prefix}.generation`,
+                value: reader.sint32()
+              }
+              break
+            }
+            case 4: {
+              yield {
+                field: `${prefix}.protocolType`,
+                value: reader.string()
+              }
+              break
+            }
+            case 5: {
+              yield {
+                field: `${prefix}.protocol`,
+                value: reader.string()
+              }
+              break
+            }
+            case 6: {
+              if (opts.limits?.members != null && obj.members === opts.limits.members) {
+                throw new MaxLengthError('Streaming decode error - repeated field "members" had too many elements')
+              }
+
+              if (obj.members === 100000) {
+                throw new MaxLengthError('Streaming decode error - repeated field "members" had too many elements')
+              }
+
+              for (const evt of DescribedMember.codec().stream(reader, reader.uint32(), `${prefix}.members[]`, {
+                limits: opts.limits?.members$
+              })) {
+                yield {
+                  ...evt,
+                  index: obj.members
+                }
+              }
+
+              obj.members++
+
+              break
+            }
+            case 7: {
+              if (opts.limits?.offsets != null && obj.offsets === opts.limits.offsets) {
+                throw new MaxLengthError('Streaming decode error - repeated field "offsets" had too many elements')
+              }
+
+              if (obj.offsets === 10000) {
+                throw new MaxLengthError('Streaming decode error - repeated field "offsets" had too many elements')
+              }
+
+              for (const evt of FetchedTopic.codec().stream(reader, reader.uint32(), `${prefix}.offsets[]`, {
+                limits: opts.limits?.offsets$
+              })) {
+                yield {
+                  ...evt,
+                  index: obj.offsets
+                }
+              }
+
+              obj.offsets++
+
+              break
+            }
+            default: {
+              reader.skipType(tag & 7)
+              break
+            }
+          }
+        }
+      })
+    }
+
+    return _codec
+  }
+
+  export interface DescribedGroupGroupIdFieldEvent {
+    field: '$.groupId'
+    value: string
+  }
+
+  export interface DescribedGroupStateFieldEvent {
+    field: '$.state'
+    value: string
+  }
+
+  export interface DescribedGroupGenerationFieldEvent {
+    field: '$.generation'
+    value: number
+  }
+
+  export interface DescribedGroupProtocolTypeFieldEvent {
+    field: '$.protocolType'
+    value: string
+  }
+
+  export interface DescribedGroupProtocolFieldEvent {
+    field: '$.protocol'
+    value: string
+  }
+
+  export interface DescribedGroupMembersMemberIdFieldEvent {
+    field: '$.members[].memberId'
+    value: string
+    index: number
+  }
+
+  export interface DescribedGroupMembersGroupInstanceIdFieldEvent {
+    field: '$.members[].groupInstanceId'
+    value: string
+    index: number
+  }
+
+  export interface DescribedGroupMembersClientIdFieldEvent {
+    field: '$.members[].clientId'
+    value: string
+    index: number
+  }
+
+  export interface DescribedGroupMembersAssignmentTopicFieldEvent {
+    field: '$.members[].assignment[].topic'
+    value: string
+    index: number
+  }
+
+  export interface DescribedGroupMembersAssignmentPartitionsFieldEvent {
+    field: '$.members[].assignment[].partitions[]'
+    index: number
+    value: number
+  }
+
+  export interface DescribedGroupOffsetsTopicFieldEvent {
+    field: '$.offsets[].topic'
+    value: string
+    index: number
+  }
+
+  export interface DescribedGroupOffsetsPartitionsPartitionFieldEvent {
+    field: '$.offsets[].partitions[].partition'
+    value: number
+    index: number
+  }
+
+  export interface DescribedGroupOffsetsPartitionsOffsetFieldEvent {
+    field: '$.offsets[].partitions[].offset'
+    value: bigint
+    index: number
+  }
+
+  export interface DescribedGroupOffsetsPartitionsLeaderEpochFieldEvent {
+    field: '$.offsets[].partitions[].leaderEpoch'
+    value: number
+    index: number
+  }
+
+  export interface DescribedGroupOffsetsPartitionsMetadataFieldEvent {
+    field: '$.offsets[].partitions[].metadata'
+    value: string
+    index: number
+  }
+
+  export function encode (obj: Partial<DescribedGroup>): Uint8Array<ArrayBuffer> {
+    return encodeMessage(obj, DescribedGroup.codec())
+  }
+
+  export function decode (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<DescribedGroup>): DescribedGroup {
+    return decodeMessage(buf, DescribedGroup.codec(), opts)
+  }
+
+  export function stream (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<DescribedGroup>): Generator<DescribedGroupGroupIdFieldEvent | DescribedGroupStateFieldEvent | DescribedGroupGenerationFieldEvent | DescribedGroupProtocolTypeFieldEvent | DescribedGroupProtocolFieldEvent | DescribedGroupMembersMemberIdFieldEvent | DescribedGroupMembersGroupInstanceIdFieldEvent | DescribedGroupMembersClientIdFieldEvent | DescribedGroupMembersAssignmentTopicFieldEvent | DescribedGroupMembersAssignmentPartitionsFieldEvent | DescribedGroupOffsetsTopicFieldEvent | DescribedGroupOffsetsPartitionsPartitionFieldEvent | DescribedGroupOffsetsPartitionsOffsetFieldEvent | DescribedGroupOffsetsPartitionsLeaderEpochFieldEvent | DescribedGroupOffsetsPartitionsMetadataFieldEvent> {
+    return streamMessage(buf, DescribedGroup.codec(), opts)
+  }
+}
+
+export interface DescribedMember {
+  memberId: string
+  groupInstanceId: string
+  clientId: string
+  assignment: TopicPartitions[]
+}
+
+export namespace DescribedMember {
+  let _codec: Codec<DescribedMember>
+
+  export const codec = (): Codec<DescribedMember> => {
+    if (_codec == null) {
+      _codec = message<DescribedMember>((obj, w, opts = {}) => {
+        if (opts.lengthDelimited !== false) {
+          w.fork()
+        }
+
+        if ((obj.memberId != null && obj.memberId !== '')) {
+          w.uint32(10)
+          w.string(obj.memberId)
+        }
+
+        if ((obj.groupInstanceId != null && obj.groupInstanceId !== '')) {
+          w.uint32(18)
+          w.string(obj.groupInstanceId)
+        }
+
+        if ((obj.clientId != null && obj.clientId !== '')) {
+          w.uint32(26)
+          w.string(obj.clientId)
+        }
+
+        if (obj.assignment != null && obj.assignment.length > 0) {
+          for (const value of obj.assignment) {
+            w.uint32(34)
+            TopicPartitions.codec().encode(value, w)
+          }
+        }
+
+        if (opts.lengthDelimited !== false) {
+          w.ldelim()
+        }
+      }, (reader, length, opts = {}) => {
+        const obj: any = {
+          memberId: '',
+          groupInstanceId: '',
+          clientId: '',
+          assignment: []
+        }
+
+        const end = length == null ? reader.len : reader.pos + length
+
+        while (reader.pos < end) {
+          const tag = reader.uint32()
+
+          switch (tag >>> 3) {
+            case 1: {
+              obj.memberId = reader.string()
+              break
+            }
+            case 2: {
+              obj.groupInstanceId = reader.string()
+              break
+            }
+            case 3: {
+              obj.clientId = reader.string()
+              break
+            }
+            case 4: {
+              if (opts.limits?.assignment != null && obj.assignment.length === opts.limits.assignment) {
+                throw new MaxLengthError('Decode error - repeated field "assignment" had too many elements')
+              }
+
+              if (obj.assignment.length === 10000) {
+                throw new MaxLengthError('Decode error - repeated field "assignment" had too many elements')
+              }
+
+              obj.assignment.push(TopicPartitions.codec().decode(reader, reader.uint32(), {
+                limits: opts.limits?.assignment$
+              }))
+              break
+            }
+            default: {
+              reader.skipType(tag & 7)
+              break
+            }
+          }
+        }
+
+        return obj
+      }, function * (reader, length, prefix, opts = {}) {
+        const obj = {
+          assignment: 10000
+        }
+
+        const end = length == null ? reader.len : reader.pos + length
+
+        while (reader.pos < end) {
+          const tag = reader.uint32()
+
+          switch (tag >>> 3) {
+            case 1: {
+              yield {
+                field: `${prefix}.memberId`,
+                value: reader.string()
+              }
+              break
+            }
+            case 2: {
+              yield {
+                field: `${prefix}.groupInstanceId`,
+                value: reader.string()
+              }
+              break
+            }
+            case 3: {
+              yield {
+                field: `${prefix}.clientId`,
+                value: reader.string()
+              }
+              break
+            }
+            case 4: {
+              if (opts.limits?.assignment != null && obj.assignment === opts.limits.assignment) {
+                throw new MaxLengthError('Streaming decode error - repeated field "assignment" had too many elements')
+              }
+
+              if (obj.assignment === 10000) {
+                throw new MaxLengthError('Streaming decode error - repeated field "assignment" had too many elements')
+              }
+
+              for (const evt of TopicPartitions.codec().stream(reader, reader.uint32(), `${prefix}.assignment[]`, {
+                limits: opts.limits?.assignment$
+              })) {
+                yield {
+                  ...evt,
+                  index: obj.assignment
+                }
+              }
+
+              obj.assignment++
+
+              break
+            }
+            default: {
+              reader.skipType(tag & 7)
+              break
+            }
+          }
+        }
+      })
+    }
+
+    return _codec
+  }
+
+  export interface DescribedMemberMemberIdFieldEvent {
+    field: '$.memberId'
+    value: string
+  }
+
+  export interface DescribedMemberGroupInstanceIdFieldEvent {
+    field: '$.groupInstanceId'
+    value: string
+  }
+
+  export interface DescribedMemberClientIdFieldEvent {
+    field: '$.clientId'
+    value: string
+  }
+
+  export interface DescribedMemberAssignmentTopicFieldEvent {
+    field: '$.assignment[].topic'
+    value: string
+    index: number
+  }
+
+  export interface DescribedMemberAssignmentPartitionsFieldEvent {
+    field: '$.assignment[].partitions[]'
+    index: number
+    value: number
+  }
+
+  export function encode (obj: Partial<DescribedMember>): Uint8Array<ArrayBuffer> {
+    return encodeMessage(obj, DescribedMember.codec())
+  }
+
+  export function decode (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<DescribedMember>): DescribedMember {
+    return decodeMessage(buf, DescribedMember.codec(), opts)
+  }
+
+  export function stream (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<DescribedMember>): Generator<DescribedMemberMemberIdFieldEvent | DescribedMemberGroupInstanceIdFieldEvent | DescribedMemberClientIdFieldEvent | DescribedMemberAssignmentTopicFieldEvent | DescribedMemberAssignmentPartitionsFieldEvent> {
+    return streamMessage(buf, DescribedMember.codec(), opts)
+  }
+}
