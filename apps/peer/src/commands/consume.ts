@@ -3,7 +3,9 @@
  * `kcat -C`). Without `--partition` every partition of the topic is read (order holds within a
  * partition); with it, that partition from `--offset`. It runs until `--max-messages` records
  * were printed, `--timeout-ms` passed without a record, Ctrl-C / SIGTERM, or stdout's reader
- * left (`| head`) — each a normal end, exit 0 — and prints the count to stderr.
+ * left (`| head`) — each a normal end, exit 0 — and prints the count to stderr. With `--group`
+ * it is a member of that consumer group: it reads the partitions the group gives it, from the
+ * group's committed offsets, and commits what it printed (kafka-console-consumer --group).
  */
 import { type Command, Option } from 'commander'
 import { checkTopic, topicFailure } from './failure.js'
@@ -22,6 +24,7 @@ interface ConsumeOptions extends PeerOptions {
   printKey?: boolean
   keySeparator: string
   timeoutMs?: number
+  group?: string
 }
 
 export function registerConsume(program: Command): void {
@@ -51,7 +54,13 @@ export function registerConsume(program: Command): void {
         parse.separator,
         '\t',
       )
-      .option('--timeout-ms <ms>', 'exit when no record arrived for this long', parse.milliseconds),
+      .option('--timeout-ms <ms>', 'exit when no record arrived for this long', parse.milliseconds)
+      .addOption(
+        new Option('--group <group>', 'read as a member of this consumer group, from its committed offsets').conflicts([
+          'partition',
+          'offset',
+        ]),
+      ),
   )
     .addHelpText(
       'after',
@@ -83,9 +92,11 @@ async function consume(topic: string, opts: ConsumeOptions): Promise<void> {
     await checkTopic(mesh.admin(), topic, opts.partition, signal)
     const fromStart = opts.fromBeginning === true || opts.offset === 'earliest'
     // Kafka's console consumer waits at most fetch.max.wait.ms = 500 on the leader (the SDK's default is KafkaJS's 5 s).
+    const grouped = opts.group !== undefined
     const consumer = mesh.consumer({
       maxWaitTimeInMs: FETCH_MAX_WAIT_MS,
       ...(fromStart ? { autoOffsetReset: 'earliest' as const } : {}),
+      ...(grouped ? { groupId: opts.group } : {}),
     })
     let printed = 0
     let failure: unknown
@@ -107,7 +118,9 @@ async function consume(topic: string, opts: ConsumeOptions): Promise<void> {
       else consumer.assign([{ topic, partition: opts.partition, offset: startOffset(opts) }])
       armIdle()
       await consumer.run({
-        eachBatch: async ({ batch }) => {
+        // In a group, only printed records count as processed (so they alone are committed).
+        eachBatchAutoResolve: !grouped,
+        eachBatch: async ({ batch, resolveOffset }) => {
           if (printed >= max || signal.aborted) return
           const take = Math.min(batch.messages.length, max - printed)
           if (take === 0) return
@@ -119,6 +132,7 @@ async function consume(topic: string, opts: ConsumeOptions): Promise<void> {
           printed += take
           armIdle()
           await output.write(text)
+          if (grouped) resolveOffset(batch.messages[take - 1]!.offset)
           if (printed >= max) finished.resolve()
         },
       })

@@ -2,6 +2,7 @@
 import type { Command } from 'commander'
 import { registerCluster } from './cluster.js'
 import { registerConsume } from './consume.js'
+import { registerGroups } from './groups.js'
 import { registerPerfConsume } from './perf-consume.js'
 import { registerPerfProduce } from './perf-produce.js'
 import { registerProduce } from './produce.js'
@@ -12,6 +13,7 @@ export function registerCommands(program: Command): void {
   registerProduce(program)
   registerConsume(program)
   registerCluster(program)
+  registerGroups(program)
   const perf = program
     .command('perf')
     .description("throughput and latency tests, like Kafka's perf tools")

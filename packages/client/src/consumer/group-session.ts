@@ -40,6 +40,7 @@ export class GroupSession {
   private timer: ReturnType<typeof setTimeout> | undefined
   private readonly lifetime = new AbortController()
   private readonly awaiting = new Map<number, (event: MemberEvent) => void>()
+  private readonly inFlight = new Set<Promise<void>>()
   private readonly joinTimeoutMs: number
   private readonly requestTimeoutMs: number
 
@@ -86,19 +87,24 @@ export class GroupSession {
     return { offsets: event.offsets, error: event.error }
   }
 
-  /** Leaves the group (a static member keeps its membership when `close`); resolves once done or after `timeoutMs`. */
+  /**
+   * Leaves the group (a static member keeps its membership when `close`); resolves once the
+   * LeaveGroup request was answered (so the coordinator rebalances at once) or after `timeoutMs`.
+   */
   async leave(how: 'leave' | 'close', timeoutMs: number): Promise<void> {
     if (this.closed) return
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const timeout = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, timeoutMs)
+    })
     const left = new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, timeoutMs)
-      this.onLeft = () => {
-        clearTimeout(timer)
-        resolve()
-      }
+      this.onLeft = resolve
     })
     this.apply(how === 'leave' ? this.member.leave(Date.now()) : this.member.close(Date.now()))
     if (this.member.state === 'left' || this.member.state === 'failed') this.onLeft?.()
-    await left
+    // The LeaveGroup request goes out with the 'left' event: wait for it (and anything else in flight) too.
+    await Promise.race([left.then(() => Promise.allSettled([...this.inFlight])), timeout])
+    clearTimeout(timer)
     this.shutdown()
   }
 
@@ -130,7 +136,10 @@ export class GroupSession {
       this.options.onEvent(event)
     }
     if (this.closed) return
-    for (const request of out.requests) void this.send(request)
+    for (const request of out.requests) {
+      const sending = this.send(request).finally(() => this.inFlight.delete(sending))
+      this.inFlight.add(sending)
+    }
     this.schedule()
   }
 
