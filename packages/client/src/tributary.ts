@@ -7,6 +7,7 @@
  */
 import { type Multiaddr, multiaddr } from '@multiformats/multiaddr'
 import { clientProtocolHandlers, type HandlerContext } from '@tributary/mesh/handlers'
+import type { RpcHandler } from '@tributary/mesh/rpc'
 import { createLightNode } from '#light-node'
 import { Admin, type AdminOptions } from './admin/admin.js'
 import { Cluster } from './cluster/cluster.js'
@@ -44,7 +45,22 @@ export interface ConnectInternals {
 }
 
 /** What `fromPeer` needs of a running peer (a Peer from @tributary/mesh is one). */
-export type PeerLike = HandlerContext & { readonly node: ClientNode }
+export type PeerLike = HandlerContext & {
+  readonly node: ClientNode
+  /** Protocols served on top of the mesh (consumer groups), looked up when first used. */
+  protocolHandler?(protocol: string): RpcHandler | undefined
+}
+
+/** The peer's client handlers, and the protocols added to it later (the group service starts after the peer). */
+class PeerHandlers extends Map<string, RpcHandler> {
+  constructor(private readonly peer: PeerLike) {
+    super(clientProtocolHandlers(peer))
+  }
+
+  override get(protocol: string): RpcHandler | undefined {
+    return super.get(protocol) ?? this.peer.protocolHandler?.(protocol)
+  }
+}
 
 export interface FromPeerOptions {
   requestTimeout?: number
@@ -108,7 +124,7 @@ export class Tributary {
       bootstrap: [],
       local: {
         peerId: peer.peerId,
-        transport: new LocalTransport(clientProtocolHandlers(peer), peer.peerId, requestTimeout),
+        transport: new LocalTransport(new PeerHandlers(peer), peer.peerId, requestTimeout),
       },
       requestTimeoutMs: requestTimeout,
       metadataMaxAge,

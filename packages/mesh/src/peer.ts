@@ -98,6 +98,7 @@ export class Peer implements HandlerContext {
   private readonly unregister: UnregisterRpcHandler[] = []
   private readonly requestListeners = new Set<(event: RequestEvent) => void>()
   private readonly partitionListeners = new Set<(hosted: HostedPartition) => void>()
+  private readonly extraProtocols = new Map<string, RpcHandler>()
   private readonly logger: Logger
   private stopping: Promise<void> | undefined
   readonly startedAtMs = Date.now()
@@ -279,17 +280,28 @@ export class Peer implements HandlerContext {
     options: Omit<RpcServerOptions, 'logger'> = {},
   ): Promise<UnregisterRpcHandler> {
     if (this.stopping !== undefined) throw new Error('peer is stopping')
-    const unregister = await registerRpcHandler(this.node, protocol, this.instrument(protocol, handler), {
+    const instrumented = this.instrument(protocol, handler)
+    const unregister = await registerRpcHandler(this.node, protocol, instrumented, {
       maxInboundStreams: 256,
       ...options,
       logger: this.logger,
     })
+    this.extraProtocols.set(protocol, instrumented)
     this.unregister.push(unregister)
     return async () => {
       const at = this.unregister.indexOf(unregister)
       if (at >= 0) this.unregister.splice(at, 1)
+      if (this.extraProtocols.get(protocol) === instrumented) this.extraProtocols.delete(protocol)
       await unregister()
     }
+  }
+
+  /**
+   * The handler of a protocol added with `registerProtocol`, for a client running inside this
+   * peer (libp2p refuses to dial its own peer id, so such a client calls handlers directly).
+   */
+  protocolHandler(protocol: string): RpcHandler | undefined {
+    return this.extraProtocols.get(protocol)
   }
 
   /**
