@@ -9,6 +9,7 @@ import { noise } from '@libp2p/noise'
 import { webRTC } from '@libp2p/webrtc'
 import { webSockets } from '@libp2p/websockets'
 import { yamux } from '@libp2p/yamux'
+import { halfWindowUpdates } from '@tributary/mesh/yamux-window-updates'
 import { createLibp2p } from 'libp2p'
 import type { ClientNode, LightNodeOptions } from './options.js'
 
@@ -22,7 +23,7 @@ export async function createLightNode(options: LightNodeOptions = {}): Promise<C
       circuitRelayTransport(),
     ],
     connectionEncrypters: [noise()],
-    streamMuxers: [yamux()],
+    streamMuxers: [halfWindowUpdates(yamux())],
     ...(options.allowInsecureWebSockets === true ? { connectionGater: { denyDialMultiaddr: () => false } } : {}),
     connectionMonitor: { abortConnectionOnPingFailure: false },
     services: { identify: identify() },

@@ -19,6 +19,7 @@ import { createLibp2p } from 'libp2p'
 import { componentLogger, type Logger, silentLogger } from '../logger.js'
 import { type BootstrapDialer, type BootstrapOptions, bootstrapDialer } from './bootstrap.js'
 import { type MeshServices, meshServiceFactories } from './services.js'
+import { halfWindowUpdates } from './yamux-window-updates.js'
 
 export type BrowserMeshNodeServices = MeshServices & {
   bootstrap: BootstrapDialer
@@ -59,7 +60,7 @@ export async function createBrowserMeshNode(options: BrowserMeshNodeOptions = {}
       circuitRelayTransport(),
     ],
     connectionEncrypters: [noise()],
-    streamMuxers: [yamux()],
+    streamMuxers: [halfWindowUpdates(yamux())],
     ...(options.allowInsecureWebSockets === true ? { connectionGater: { denyDialMultiaddr: () => false } } : {}),
     connectionMonitor: { abortConnectionOnPingFailure: false },
     ...(options.maxConnections === undefined ? {} : { connectionManager: { maxConnections: options.maxConnections } }),

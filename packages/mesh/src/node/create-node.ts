@@ -25,6 +25,7 @@ import { type BootstrapDialer, type BootstrapOptions, bootstrapDialer } from './
 import { coalescedWrites } from './coalesced-writes.js'
 import { loadOrCreatePeerKey } from './identity.js'
 import { type MeshServices, meshServiceFactories } from './services.js'
+import { halfWindowUpdates } from './yamux-window-updates.js'
 
 type CircuitRelayService = ReturnType<ReturnType<typeof circuitRelayServer>>
 type CircuitRelayServerInit = NonNullable<Parameters<typeof circuitRelayServer>[0]>
@@ -78,7 +79,7 @@ export async function createMeshNode(options: MeshNodeOptions = {}): Promise<Mes
     addresses: { listen, ...(options.announce === undefined ? {} : { announce: options.announce }) },
     transports: [coalescedWrites(tcp()), webSockets()],
     connectionEncrypters: [noise()],
-    streamMuxers: [yamux()],
+    streamMuxers: [halfWindowUpdates(yamux())],
     // The default monitor aborts a connection when one ping times out, which killed saturated
     // WebSocket links (PLATFORM.md). Liveness is judged by membership heartbeats instead.
     connectionMonitor: { abortConnectionOnPingFailure: false },
