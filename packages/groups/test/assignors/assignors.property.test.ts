@@ -1,3 +1,4 @@
+import { Rng } from '@tributary/test-utils/simulation'
 import { describe, expect, it } from 'vitest'
 import {
   type AssignorInput,
@@ -8,7 +9,6 @@ import {
   keyOf,
   stickyTarget,
 } from '../../src/index.ts'
-import { Rng } from '../rng.ts'
 import { owners, randomInput, shuffled, subscribedPartitions, withRandomOwnership } from './helpers.ts'
 
 const SEEDS = 300

@@ -1,6 +1,6 @@
+import type { Rng } from '@tributary/test-utils/simulation'
 import type { AssignorInput, AssignorMember, GroupAssignment, TopicPartition } from '../../src/index.ts'
 import { formatTopicPartition, keyOf } from '../../src/index.ts'
-import type { Rng } from '../rng.ts'
 
 export function member(
   memberId: string,

@@ -1,3 +1,4 @@
+import { Rng } from '@tributary/test-utils/simulation'
 import { ErrorCode, InvalidRequestError } from '@tributary/wire'
 import * as pb from '@tributary/wire/pb/groups'
 import { describe, expect, it } from 'vitest'
@@ -10,7 +11,6 @@ import {
   type GroupResponse,
   MAX_GROUP_MESSAGE_BYTES,
 } from '../../src/index.ts'
-import { Rng } from '../rng.ts'
 
 const header = { groupId: 'billing', sender: 'a1b2c3', requestId: 7 }
 

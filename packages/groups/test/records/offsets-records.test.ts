@@ -1,3 +1,4 @@
+import { Rng } from '@tributary/test-utils/simulation'
 import { InvalidRecordError } from '@tributary/wire'
 import * as pb from '@tributary/wire/pb/groups'
 import { describe, expect, it } from 'vitest'
@@ -10,7 +11,6 @@ import {
   encodeOffsetsKey,
   type GroupMetadataRecord,
 } from '../../src/index.ts'
-import { Rng } from '../rng.ts'
 
 const metadata: GroupMetadataRecord = {
   protocolType: 'consumer',

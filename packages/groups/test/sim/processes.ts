@@ -3,6 +3,8 @@
  * leader: a durable log that survives it, a coordinator that does not) and member processes (a
  * GroupMember plus a small application that polls, auto-commits and commits on revoke).
  */
+
+import type { Rng } from '@tributary/test-utils/simulation'
 import {
   type CoordinatorOptions,
   type CoordinatorOutput,
@@ -18,7 +20,6 @@ import {
   type OffsetsRecord,
   tpKey,
 } from '../../src/index.ts'
-import type { Rng } from '../rng.ts'
 import type { Owner, SafetyChecker } from './checker.ts'
 import type { SimClock, SimNetwork, TimerHandle } from './world.ts'
 

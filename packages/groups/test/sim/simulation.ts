@@ -9,8 +9,9 @@
  * must cause no rebalance. Everything random comes from one seed, so a failing seed replays;
  * pass `trace` to see every coordinator and member event of a run.
  */
+
+import { Rng } from '@tributary/test-utils/simulation'
 import type { Assignor, CoordinatorRules } from '../../src/index.ts'
-import { Rng } from '../rng.ts'
 import { SafetyChecker } from './checker.ts'
 import { CoordinatorHost, GROUP, MemberProcess, type SimContext, type SimStats } from './processes.ts'
 import { CALM, type NetworkConditions, SimClock, SimNetwork } from './world.ts'

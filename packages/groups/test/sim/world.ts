@@ -3,7 +3,7 @@
  * then scheduling order) and an in-memory network that drops, delays, duplicates and reorders
  * (through random delays and occasional long detours). Every message crosses it as bytes.
  */
-import type { Rng } from '../rng.ts'
+import { EventQueue, type Rng } from '@tributary/test-utils/simulation'
 
 interface SimEvent {
   at: number
@@ -17,7 +17,7 @@ export type TimerHandle = SimEvent
 export class SimClock {
   private time = 0
   private seq = 0
-  private readonly heap: SimEvent[] = []
+  private readonly queue = new EventQueue<SimEvent>()
 
   now(): number {
     return this.time
@@ -25,7 +25,7 @@ export class SimClock {
 
   at(time: number, fn: () => void): TimerHandle {
     const event: SimEvent = { at: Math.max(time, this.time), seq: this.seq++, fn, cancelled: false }
-    this.push(event)
+    this.queue.push(event)
     return event
   }
 
@@ -40,52 +40,18 @@ export class SimClock {
   /** Runs the next live event due by `until`; false when there is none. */
   step(until: number): boolean {
     for (;;) {
-      const top = this.heap[0]
+      const top = this.queue.peek()
       if (top === undefined || top.at > until) {
         this.time = Math.max(this.time, Math.min(until, top?.at ?? until))
         return false
       }
-      this.pop()
+      this.queue.pop()
       if (top.cancelled) continue
       this.time = top.at
       top.fn()
       return true
     }
   }
-
-  private push(e: SimEvent): void {
-    const h = this.heap
-    h.push(e)
-    let i = h.length - 1
-    while (i > 0) {
-      const p = (i - 1) >> 1
-      if (!earlier(h[i]!, h[p]!)) break
-      ;[h[i], h[p]] = [h[p]!, h[i]!]
-      i = p
-    }
-  }
-
-  private pop(): void {
-    const h = this.heap
-    const last = h.pop()!
-    if (h.length === 0) return
-    h[0] = last
-    let i = 0
-    for (;;) {
-      const l = 2 * i + 1
-      const r = l + 1
-      let m = i
-      if (l < h.length && earlier(h[l]!, h[m]!)) m = l
-      if (r < h.length && earlier(h[r]!, h[m]!)) m = r
-      if (m === i) return
-      ;[h[i], h[m]] = [h[m]!, h[i]!]
-      i = m
-    }
-  }
-}
-
-function earlier(a: SimEvent, b: SimEvent): boolean {
-  return a.at < b.at || (a.at === b.at && a.seq < b.seq)
 }
 
 export interface NetworkConditions {

@@ -4,6 +4,7 @@
  * duplicates, reorders (through random delays) and partitions. Every message goes through the
  * protobuf codec both ways, as it would over libp2p.
  */
+import { EventQueue, Rng } from '@tributary/test-utils/simulation'
 import { RequestTimedOutError } from '@tributary/wire'
 import {
   decodeBeginQuorumEpochRequest,
@@ -28,29 +29,7 @@ import {
   type RaftTransport,
 } from '../../src/raft/index.js'
 
-/** mulberry32: a small, fast, well-distributed 32-bit PRNG; [0, 1). */
-export class Rng {
-  private a: number
-  constructor(seed: number) {
-    this.a = seed >>> 0
-  }
-  next(): number {
-    this.a = (this.a + 0x6d2b79f5) | 0
-    let t = Math.imul(this.a ^ (this.a >>> 15), 1 | this.a)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-  /** Integer in [min, max]. */
-  int(min: number, max: number): number {
-    return min + Math.floor(this.next() * (max - min + 1))
-  }
-  chance(p: number): boolean {
-    return this.next() < p
-  }
-  pick<T>(items: readonly T[]): T {
-    return items[Math.floor(this.next() * items.length)] as T
-  }
-}
+export { Rng }
 
 interface SimEvent {
   at: number
@@ -63,7 +42,7 @@ interface SimEvent {
 export class SimClock implements RaftClock {
   private time = 0
   private seq = 0
-  private readonly heap: SimEvent[] = []
+  private readonly queue = new EventQueue<SimEvent>()
 
   now(): number {
     return this.time
@@ -71,7 +50,7 @@ export class SimClock implements RaftClock {
 
   setTimeout(fn: () => void, ms: number): SimEvent {
     const event: SimEvent = { at: this.time + Math.max(0, ms), seq: this.seq++, fn, cancelled: false }
-    this.push(event)
+    this.queue.push(event)
     return event
   }
 
@@ -82,9 +61,9 @@ export class SimClock implements RaftClock {
   /** Removes and returns the next live event due at or before `until`, advancing time to it. */
   next(until: number): SimEvent | undefined {
     for (;;) {
-      const top = this.heap[0]
+      const top = this.queue.peek()
       if (top === undefined || top.at > until) return undefined
-      this.pop()
+      this.queue.pop()
       if (top.cancelled) continue
       this.time = top.at
       return top
@@ -94,40 +73,6 @@ export class SimClock implements RaftClock {
   advanceTo(t: number): void {
     if (t > this.time) this.time = t
   }
-
-  private push(e: SimEvent): void {
-    const h = this.heap
-    h.push(e)
-    let i = h.length - 1
-    while (i > 0) {
-      const p = (i - 1) >> 1
-      if (!earlier(h[i]!, h[p]!)) break
-      ;[h[i], h[p]] = [h[p]!, h[i]!]
-      i = p
-    }
-  }
-
-  private pop(): void {
-    const h = this.heap
-    const last = h.pop()!
-    if (h.length === 0) return
-    h[0] = last
-    let i = 0
-    for (;;) {
-      const l = 2 * i + 1
-      const r = l + 1
-      let m = i
-      if (l < h.length && earlier(h[l]!, h[m]!)) m = l
-      if (r < h.length && earlier(h[r]!, h[m]!)) m = r
-      if (m === i) return
-      ;[h[i], h[m]] = [h[m]!, h[i]!]
-      i = m
-    }
-  }
-}
-
-function earlier(a: SimEvent, b: SimEvent): boolean {
-  return a.at < b.at || (a.at === b.at && a.seq < b.seq)
 }
 
 export interface NetworkConditions {
