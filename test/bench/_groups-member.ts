@@ -1,0 +1,83 @@
+/**
+ * One member of the groups benchmark's consumer group, in its own process so the bench can
+ * SIGKILL it and so eight members consume on eight event loops. Spawned with an IPC channel;
+ * argv: <bootstrap multiaddrs, comma-separated> <groupId> <topic> <instanceId or '-'> <sessionTimeoutMs>.
+ * Sends the parent (timestamps are wall-clock ms, performance.timeOrigin + now, comparable
+ * across processes on one machine):
+ * - `{ kind: 'joining', at }` just before run(), i.e. when the member starts to join;
+ * - `{ kind: 'owned', at, partitions }` whenever its assignment changes (sampled every 5 ms);
+ * - `{ kind: 'read', at, partition, next }` after each batch: the offset after its last record.
+ * SIGTERM disconnects (a static member sends no LeaveGroup, so it keeps its membership) and exits.
+ */
+import '@tributary/mesh/polyfills'
+import { Tributary } from '@tributary/client'
+
+const [bootstrap, groupId, topic, instance, session] = process.argv.slice(2)
+const sessionTimeout = Number(session)
+if (
+  bootstrap === undefined ||
+  groupId === undefined ||
+  topic === undefined ||
+  instance === undefined ||
+  !(sessionTimeout > 0) ||
+  process.send === undefined
+) {
+  process.stderr.write(
+    'usage (with an IPC channel): _groups-member.ts <bootstrap,…> <groupId> <topic> <instance|-> <sessionMs>\n',
+  )
+  process.exit(2)
+}
+const send = process.send.bind(process)
+const now = (): number => performance.timeOrigin + performance.now()
+/** Sampling the assignment this often bounds the error of the bench's rebalance timings. */
+const SAMPLE_MS = 5
+
+const mesh = await Tributary.connect({ bootstrap: bootstrap.split(','), requestTimeout: 10_000 })
+const consumer = mesh.consumer({
+  groupId,
+  ...(instance === '-' ? {} : { groupInstanceId: instance }),
+  sessionTimeout,
+  heartbeatInterval: 300,
+  rebalanceTimeout: 10_000,
+  autoCommitInterval: 500,
+  maxWaitTimeInMs: 200,
+  partitionAssigners: ['cooperative-sticky'],
+})
+// A crash is the member's own business (the SDK restarts it), but the bench shows why in its error.
+consumer.on('consumer.crash', (e) => {
+  process.stderr.write(`consumer crash: ${String(e.payload.error)}\n`)
+})
+await consumer.subscribe({ topics: [topic], fromBeginning: true })
+send({ kind: 'joining', at: now() })
+await consumer.run({
+  eachBatch: async ({ batch }) => {
+    if (batch.isEmpty()) return
+    send({ kind: 'read', at: now(), partition: batch.partition, next: Number(batch.lastOffset()) + 1 })
+  },
+})
+
+let last = ''
+const sampler = setInterval(() => {
+  const partitions = consumer
+    .assignment()
+    .flatMap((t) => t.partitions)
+    .sort((a, b) => a - b)
+  const key = partitions.join(',')
+  if (key === last) return
+  last = key
+  send({ kind: 'owned', at: now(), partitions })
+}, SAMPLE_MS)
+
+process.once('SIGTERM', () => {
+  clearInterval(sampler)
+  const forced = setTimeout(() => process.exit(1), 10_000)
+  void consumer
+    .disconnect()
+    .then(() => mesh.disconnect())
+    .finally(() => {
+      clearTimeout(forced)
+      process.exit(0)
+    })
+})
+// The parent gone (its IPC channel closed): nothing to report to, so stop.
+process.once('disconnect', () => process.exit(0))

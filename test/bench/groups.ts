@@ -1,0 +1,338 @@
+/**
+ * `npm run bench -- groups [--records N]`: consumer groups against three peer processes on
+ * loopback (fs storage, temp dirs), a topic of 48 partitions × RF 3 pre-filled with N 100-byte
+ * records by `tributary perf produce`. Every member is its own process (_groups-member.ts,
+ * cooperative-sticky, reporting its assignment over IPC with its own timestamps):
+ * 1. reference: `tributary perf consume` reads the topic with one SDK consumer, no group;
+ * 2. group_consume_records_per_s: 8 members read it all concurrently (first record read by any
+ *    member → the last partition's last record read), with the CPU cores of members, peers, others;
+ * 3. rebalance_join_ms: a 9th member starts to join → every partition owned exactly once again,
+ *    the newcomer owning its share (target ≤ 500 ms);
+ * 4. rebalance_crash_ms: a dynamic member is SIGKILLed → its partitions owned again by the others
+ *    (target ≤ its session timeout + 500 ms);
+ * 5. static_restart_rebalances: the static member is stopped and started again with the same
+ *    groupInstanceId within its session; the group's generation is read before and once a full
+ *    session has passed since the stop (target 0).
+ * Writes bench-results/groups.json.
+ */
+import { mkdtemp, rm } from 'node:fs/promises'
+import os from 'node:os'
+import { join } from 'node:path'
+import { Tributary } from '@tributary/client'
+import { waitFor } from '../helpers/peer-process.ts'
+import { coresLine, stepCpu } from './_client-cpu.ts'
+import { tributary } from './_groups-cli.ts'
+import { type Member, Members } from './_groups-members.ts'
+import { MeshCluster } from './_mesh-cluster.ts'
+import { printTable, writeResults } from './report.ts'
+
+const TOPIC = 'bench-groups'
+const GROUP = 'bench-billing'
+const PARTITIONS = 48
+const REPLICATION_FACTOR = 3
+const RECORD_SIZE = 100
+const MEMBERS = 8
+/** Dynamic members' session: the coordinator's minimum (Kafka's group.min.session.timeout.ms). */
+const SESSION_MS = 6_000
+/** The static member's: room for a process restart (tsx start-up, connect) on a shared machine. */
+const STATIC_SESSION_MS = 15_000
+const STATIC_ID = 'static-1'
+const USAGE = 'usage: npm run bench -- groups [--records N]'
+
+function parseArgs(argv: string[]): { records: number } {
+  const args = { records: 4_000_000 }
+  for (let i = 0; i < argv.length; i += 2) {
+    const [flag, value = ''] = [argv[i], argv[i + 1]]
+    const n = Number(value)
+    if (flag === '--records' && Number.isSafeInteger(n) && n >= PARTITIONS) args.records = n
+    else throw new Error(`bad argument '${flag} ${value}'; ${USAGE}`)
+  }
+  return args
+}
+
+function progress(msg: string): void {
+  process.stderr.write(`[groups bench ${(performance.now() / 1000).toFixed(1)}s] ${msg}\n`)
+}
+
+const now = (): number => performance.timeOrigin + performance.now()
+const round = (n: number, d = 1): number => Math.round(n * 10 ** d) / 10 ** d
+const fmt = (n: number): string => Math.round(n).toLocaleString('en-US')
+
+/** Waits until the live members own every partition once and `ready` holds; the time they got there. */
+function settled(members: Members, what: string, timeoutMs: number, ready: () => boolean = () => true) {
+  return waitFor(
+    () => {
+      const since = members.ownedOnceSince(PARTITIONS)
+      return since !== undefined && ready() ? since : undefined
+    },
+    what,
+    timeoutMs,
+  )
+}
+
+/** Group consume: until each partition's end was read by someone; the rate from the first record read. */
+async function groupConsume(
+  members: Members,
+  ends: Map<number, number>,
+  total: number,
+  peerPids: number[],
+): Promise<{ recordsPerS: number; seconds: number; cores: Record<string, number>; coresText: string }> {
+  const spawned: Member[] = []
+  const started = now()
+  for (let i = 1; i <= MEMBERS; i++) spawned.push(members.spawn(`m${i}`))
+  const memberPids = spawned.map((m) => m.proc.pid!)
+  const both = stepCpu([...peerPids, ...memberPids])
+  const membersOnly = stepCpu(memberPids)
+  const doneAt = (): number | undefined => {
+    let last = 0
+    for (const [partition, end] of ends) {
+      const reached = spawned
+        .map((m) => m.read.get(partition))
+        .filter((r) => r !== undefined && r.next >= end)
+        .map((r) => r!.at)
+      if (reached.length === 0 && end > 0) return undefined
+      last = Math.max(last, ...reached)
+    }
+    return last
+  }
+  const status = (): string => {
+    const short = [...ends].flatMap(([partition, end]) => {
+      const next = Math.max(0, ...spawned.map((m) => m.read.get(partition)?.next ?? 0))
+      return next >= end ? [] : [`${partition}: ${next}/${end}`]
+    })
+    const owned = spawned.map((m) => `${m.name} owns ${m.owned.length}`).join(', ')
+    const out = spawned.map((m) => `${m.name}: ${m.output().slice(-300)}`).join('\n')
+    return `partitions not read to their end: ${short.join(', ')}; ${owned}\n${out}`
+  }
+  const done = await waitFor(
+    () => {
+      members.check()
+      return doneAt()
+    },
+    `${MEMBERS} members to read all ${total} records`,
+    60_000 + total / 5,
+  ).catch((err: Error) => {
+    throw new Error(`${err.message} (${status()})`)
+  })
+  const wall = (now() - started) / 1000
+  const all = both()
+  const mine = membersOnly()
+  const first = Math.min(...spawned.map((m) => m.firstReadAt ?? Number.POSITIVE_INFINITY))
+  const seconds = (done - first) / 1000
+  const perS = (s: number | undefined): number | undefined => (s === undefined ? undefined : round(s / wall, 2))
+  const m = perS(mine.peers)
+  const p = all.peers === undefined || mine.peers === undefined ? undefined : perS(all.peers - mine.peers)
+  const o = perS(all.others)
+  const cores: Record<string, number> = {}
+  if (m !== undefined) cores.group_consume_members_cores = m
+  if (p !== undefined) cores.group_consume_peers_cores = p
+  if (o !== undefined) cores.group_consume_others_cores = o
+  const coresText = `CPU cores over ${wall.toFixed(1)} s (members' start-up included): ${MEMBERS} members ${m ?? '?'}, 3 peers ${p ?? '?'}, others ${o ?? '?'}`
+  return { recordsPerS: total / seconds, seconds, cores, coresText }
+}
+
+export default async function groupsBench(argv: string[]): Promise<void> {
+  const args = parseArgs(argv)
+  const root = await mkdtemp(join(os.tmpdir(), 'tributary-groups-bench-'))
+  let cluster: MeshCluster | undefined
+  let client: Tributary | undefined
+  let members: Members | undefined
+  try {
+    cluster = await MeshCluster.start(root, REPLICATION_FACTOR)
+    const bootstrap = cluster.peers.map((p) => p.address)
+    const peer = ['--peer', bootstrap.join(',')]
+    const run = { peerPids: cluster.pids }
+    client = await Tributary.connect({ bootstrap, requestTimeout: 30_000 })
+    const admin = client.admin()
+    await admin.createTopics({
+      topics: [{ topic: TOPIC, numPartitions: PARTITIONS, replicationFactor: REPLICATION_FACTOR }],
+    })
+    // A partition's log opens with its leader's marker, which no consumer sees: only offsets
+    // past these baselines are records, and a partition that got none has nothing to read.
+    const baseline = new Map<number, number>()
+    for (const o of await admin.fetchTopicOffsets(TOPIC)) baseline.set(o.partition, Number(o.high))
+    progress(`${TOPIC}: ${PARTITIONS} partitions × RF ${REPLICATION_FACTOR}; perf produce of ${args.records} records`)
+    const budgetMs = 120_000 + args.records / 10
+    const produced = await tributary(
+      ['perf', 'produce', '--topic', TOPIC, '--num-records', String(args.records)].concat(
+        ['--record-size', String(RECORD_SIZE), '--acks', 'all', '--json'],
+        peer,
+      ),
+      budgetMs,
+      run,
+    )
+    progress(`perf produce: ${fmt(JSON.parse(produced.stdout).records_per_s)} records/s`)
+    const ends = new Map<number, number>()
+    for (const o of await admin.fetchTopicOffsets(TOPIC)) {
+      const end = Number(o.high)
+      if (end > (baseline.get(o.partition) ?? 0)) ends.set(o.partition, end)
+    }
+    const offsets = [...ends].reduce((sum, [p, end]) => sum + end - (baseline.get(p) ?? 0), 0)
+    if (offsets < args.records)
+      throw new Error(`the topic holds ${offsets} new offsets, fewer than ${args.records} records`)
+    const total = args.records
+    const emptyPartitions = PARTITIONS - ends.size
+
+    const single = await tributary(
+      ['perf', 'consume', '--topic', TOPIC, '--messages', String(args.records), '--json', ...peer],
+      budgetMs,
+      run,
+    )
+    const singleRate = (JSON.parse(single.stdout) as { records_per_s: number }).records_per_s
+    progress(
+      `perf consume (one consumer, no group): ${fmt(singleRate)} records/s; ${coresLine(single.cpu, single.seconds)}`,
+    )
+
+    members = new Members({ bootstrap, groupId: GROUP, topic: TOPIC, sessionTimeoutMs: SESSION_MS })
+    const consume = await groupConsume(members, ends, total, cluster.pids)
+    progress(
+      `group consume: ${fmt(consume.recordsPerS)} records/s over ${consume.seconds.toFixed(2)} s; ${consume.coresText}`,
+    )
+
+    await settled(members, `${MEMBERS} members to own the ${PARTITIONS} partitions`, 60_000)
+    // The 9th member is the static one: it joins here and restarts below.
+    const ninth = members.spawn(`m${MEMBERS + 1}`, STATIC_ID, STATIC_SESSION_MS)
+    const share = Math.floor(PARTITIONS / (MEMBERS + 1))
+    const joined = await settled(members, 'the 9th member to get its share', 60_000, () => ninth.owned.length >= share)
+    const joinMs = joined - ninth.joiningAt!
+    progress(`join: ${joinMs.toFixed(0)} ms (the 9th member owns ${ninth.owned.length} partitions)`)
+
+    const victim = members.live().find((m) => m !== ninth && m.owned.length > 0)
+    if (victim === undefined) throw new Error('no dynamic member owns a partition')
+    const lost = victim.owned.length
+    const killedAt = await members.kill(victim)
+    const group = members
+    const recovered = await settled(group, `${victim.name}'s partitions to move`, 60_000, () =>
+      group.live().some((m) => m.ownedAt > killedAt),
+    )
+    const crashMs = recovered - killedAt
+    progress(`crash: ${crashMs.toFixed(0)} ms (${victim.name} owned ${lost} partitions; session ${SESSION_MS} ms)`)
+
+    const staticMember = ninth
+    // describeGroups: the generation without describeGroup's lag (which asks every partition's leader).
+    const generation = async (): Promise<number> => (await admin.describeGroups([GROUP])).groups[0]!.generation
+    const before = await generation()
+    const staticOwned = staticMember.owned.join(',')
+    const stoppedAt = now()
+    await members.terminate(staticMember)
+    const again = members.spawn(`m${MEMBERS + 1}-restarted`, STATIC_ID, STATIC_SESSION_MS)
+    await settled(
+      members,
+      'the restarted static member to own its partitions again',
+      STATIC_SESSION_MS,
+      () => again.owned.length > 0,
+    )
+    const restartMs = again.ownedAt - stoppedAt
+    // Observe a whole session from the stop: had the coordinator expired the old instance, it would have by now.
+    await waitFor(
+      () => now() > stoppedAt + STATIC_SESSION_MS + 1_000,
+      'a static session to pass',
+      STATIC_SESSION_MS * 2,
+    )
+    members.check()
+    const after = await generation()
+    const rebalances = after - before
+    const samePartitions = again.owned.join(',') === staticOwned
+    progress(
+      `static restart: ${rebalances} rebalances (generation ${before} → ${after}); ` +
+        `back in ${restartMs.toFixed(0)} ms, ${samePartitions ? 'same' : 'different'} partitions`,
+    )
+    report({
+      args,
+      total,
+      emptyPartitions,
+      singleRate,
+      consume,
+      joinMs,
+      crashMs,
+      lost,
+      rebalances,
+      restartMs,
+      samePartitions,
+    })
+  } finally {
+    await members?.stop()
+    await client?.disconnect()
+    await cluster?.stop()
+    await rm(root, { recursive: true, force: true })
+  }
+}
+
+function report(r: {
+  args: { records: number }
+  total: number
+  emptyPartitions: number
+  singleRate: number
+  consume: { recordsPerS: number; seconds: number; cores: Record<string, number>; coresText: string }
+  joinMs: number
+  crashMs: number
+  lost: number
+  rebalances: number
+  restartMs: number
+  samePartitions: boolean
+}): void {
+  const met = (ok: boolean): string => (ok ? 'met' : 'not met')
+  const crashTarget = SESSION_MS + 500
+  const consumeRate = r.consume.recordsPerS
+  printTable(
+    `groups: 3 peers, ${PARTITIONS} partitions × RF ${REPLICATION_FACTOR}, ${RECORD_SIZE}-byte values, ` +
+      `${r.total.toLocaleString('en-US')} records, members in their own processes, cooperative-sticky`,
+    [
+      {
+        metric: 'rebalance_join_ms',
+        value: round(r.joinMs),
+        unit: 'ms',
+        reference: `target ≤ 500 (${met(r.joinMs <= 500)}); 9th member joins ${MEMBERS}`,
+      },
+      {
+        metric: 'rebalance_crash_ms',
+        value: round(r.crashMs),
+        unit: 'ms',
+        reference: `target ≤ session ${SESSION_MS} + 500 (${met(r.crashMs <= crashTarget)}); ${r.lost} partitions moved`,
+      },
+      {
+        metric: 'static_restart_rebalances',
+        value: r.rebalances,
+        unit: 'count',
+        reference: `target 0 (${met(r.rebalances === 0)}); back in ${fmt(r.restartMs)} ms, session ${STATIC_SESSION_MS}`,
+      },
+      {
+        metric: 'group_consume_records_per_s',
+        value: round(consumeRate),
+        unit: 'rec/s',
+        reference: `target ≥ 1,000,000 (${met(consumeRate >= 1_000_000)}); ${MEMBERS} members`,
+      },
+      {
+        metric: 'single_consume_records_per_s',
+        value: round(r.singleRate),
+        unit: 'rec/s',
+        reference: 'same run: one SDK consumer, no group (tributary perf consume)',
+      },
+    ],
+  )
+  console.log(r.consume.coresText)
+  writeResults('groups', {
+    rebalance_join_ms: round(r.joinMs),
+    rebalance_crash_ms: round(r.crashMs),
+    static_restart_rebalances: r.rebalances,
+    group_consume_records_per_s: round(consumeRate),
+    single_consume_records_per_s: round(r.singleRate),
+    join_target_met: r.joinMs <= 500,
+    crash_target_met: r.crashMs <= crashTarget,
+    static_target_met: r.rebalances === 0,
+    consume_target_met: consumeRate >= 1_000_000,
+    group_consume_seconds: round(r.consume.seconds, 2),
+    static_restart_ms: round(r.restartMs),
+    static_same_partitions: r.samePartitions,
+    crash_partitions_moved: r.lost,
+    session_timeout_ms: SESSION_MS,
+    static_session_timeout_ms: STATIC_SESSION_MS,
+    members: MEMBERS,
+    records: r.total,
+    empty_partitions: r.emptyPartitions,
+    partitions: PARTITIONS,
+    replication_factor: REPLICATION_FACTOR,
+    record_size: RECORD_SIZE,
+    ...r.consume.cores,
+  })
+}
