@@ -1,7 +1,10 @@
 /**
  * One member of the groups benchmark's consumer group, in its own process so the bench can
  * SIGKILL it and so eight members consume on eight event loops. Spawned with an IPC channel;
- * argv: <bootstrap multiaddrs, comma-separated> <groupId> <topic> <instanceId or '-'> <sessionTimeoutMs>.
+ * argv: <bootstrap multiaddrs, comma-separated> <groupId> <topic> <instanceId or '-'> <sessionTimeoutMs>
+ * <'gated' | 'open'>. A gated member joins and takes its partitions but pauses each one at its
+ * first batch, reading nothing, until the parent sends `{ kind: 'go' }`: so the bench times the
+ * group reading, not the members starting and joining.
  * Sends the parent (timestamps are wall-clock ms, performance.timeOrigin + now, comparable
  * across processes on one machine):
  * - `{ kind: 'joining', at }` just before run(), i.e. when the member starts to join;
@@ -12,7 +15,7 @@
 import '@tributary/mesh/polyfills'
 import { Tributary } from '@tributary/client'
 
-const [bootstrap, groupId, topic, instance, session] = process.argv.slice(2)
+const [bootstrap, groupId, topic, instance, session, gate] = process.argv.slice(2)
 const sessionTimeout = Number(session)
 if (
   bootstrap === undefined ||
@@ -20,10 +23,11 @@ if (
   topic === undefined ||
   instance === undefined ||
   !(sessionTimeout > 0) ||
+  (gate !== 'gated' && gate !== 'open') ||
   process.send === undefined
 ) {
   process.stderr.write(
-    'usage (with an IPC channel): _groups-member.ts <bootstrap,…> <groupId> <topic> <instance|-> <sessionMs>\n',
+    'usage (with an IPC channel): _groups-member.ts <bootstrap,…> <groupId> <topic> <instance|-> <sessionMs> <gated|open>\n',
   )
   process.exit(2)
 }
@@ -49,8 +53,20 @@ consumer.on('consumer.crash', (e) => {
 })
 await consumer.subscribe({ topics: [topic], fromBeginning: true })
 send({ kind: 'joining', at: now() })
+let open = gate === 'open'
+/** Resumes of the partitions paused while gated (a paused batch's records stay unread). */
+const held: Array<() => void> = []
+process.on('message', (msg: { kind?: string }) => {
+  if (msg.kind !== 'go' || open) return
+  open = true
+  for (const resume of held.splice(0)) resume()
+})
 await consumer.run({
-  eachBatch: async ({ batch }) => {
+  eachBatch: async ({ batch, pause }) => {
+    if (!open) {
+      held.push(pause())
+      return
+    }
     if (batch.isEmpty()) return
     send({ kind: 'read', at: now(), partition: batch.partition, next: Number(batch.lastOffset()) + 1 })
   },

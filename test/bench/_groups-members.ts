@@ -43,10 +43,12 @@ export class Members {
 
   constructor(private readonly config: MemberConfig) {}
 
-  /** A static member (instanceId) may have its own, longer session timeout. */
-  spawn(name: string, instanceId?: string, sessionTimeoutMs = this.config.sessionTimeoutMs): Member {
+  /** A static member (instanceId) may have its own, longer session timeout; a gated one reads nothing until go(). */
+  spawn(name: string, options: { instanceId?: string; sessionTimeoutMs?: number; gated?: boolean } = {}): Member {
     const { bootstrap, groupId, topic } = this.config
-    const args = [bootstrap.join(','), groupId, topic, instanceId ?? '-', String(sessionTimeoutMs)]
+    const session = String(options.sessionTimeoutMs ?? this.config.sessionTimeoutMs)
+    const gate = options.gated === true ? 'gated' : 'open'
+    const args = [bootstrap.join(','), groupId, topic, options.instanceId ?? '-', session, gate]
     const proc = spawn(process.execPath, [...TS_NODE_ARGS, MEMBER_MAIN, ...args], {
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     })
@@ -79,6 +81,11 @@ export class Members {
     })
     this.all.push(member)
     return member
+  }
+
+  /** Opens a gated member's gate: it resumes its partitions and reads. */
+  go(member: Member): void {
+    member.proc.send({ kind: 'go' })
   }
 
   live(): Member[] {

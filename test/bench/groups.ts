@@ -4,8 +4,9 @@
  * records by `tributary perf produce`. Every member is its own process (_groups-member.ts,
  * cooperative-sticky, reporting its assignment over IPC with its own timestamps):
  * 1. reference: `tributary perf consume` reads the topic with one SDK consumer, no group;
- * 2. group_consume_records_per_s: 8 members read it all concurrently (first record read by any
- *    member → the last partition's last record read), with the CPU cores of members, peers, others;
+ * 2. group_consume_records_per_s: 8 members join, each pausing its partitions at the first batch;
+ *    once they own all 48, the bench tells them to go: go → the last partition's last record read
+ *    (by the member's clock), with the CPU cores of members, peers and others over that time;
  * 3. rebalance_join_ms: a 9th member starts to join → every partition owned exactly once again,
  *    the newcomer owning its share (target ≤ 500 ms);
  * 4. rebalance_crash_ms: a dynamic member is SIGKILLed → its partitions owned again by the others
@@ -78,11 +79,15 @@ async function groupConsume(
   peerPids: number[],
 ): Promise<{ recordsPerS: number; seconds: number; cores: Record<string, number>; coresText: string }> {
   const spawned: Member[] = []
-  const started = now()
-  for (let i = 1; i <= MEMBERS; i++) spawned.push(members.spawn(`m${i}`))
+  for (let i = 1; i <= MEMBERS; i++) spawned.push(members.spawn(`m${i}`, { gated: true }))
+  await settled(members, `${MEMBERS} gated members to own the ${PARTITIONS} partitions`, 120_000, () =>
+    spawned.every((m) => m.owned.length > 0),
+  )
   const memberPids = spawned.map((m) => m.proc.pid!)
   const both = stepCpu([...peerPids, ...memberPids])
   const membersOnly = stepCpu(memberPids)
+  const started = now()
+  for (const m of spawned) members.go(m)
   const doneAt = (): number | undefined => {
     let last = 0
     for (const [partition, end] of ends) {
@@ -117,8 +122,7 @@ async function groupConsume(
   const wall = (now() - started) / 1000
   const all = both()
   const mine = membersOnly()
-  const first = Math.min(...spawned.map((m) => m.firstReadAt ?? Number.POSITIVE_INFINITY))
-  const seconds = (done - first) / 1000
+  const seconds = (done - started) / 1000
   const perS = (s: number | undefined): number | undefined => (s === undefined ? undefined : round(s / wall, 2))
   const m = perS(mine.peers)
   const p = all.peers === undefined || mine.peers === undefined ? undefined : perS(all.peers - mine.peers)
@@ -127,7 +131,7 @@ async function groupConsume(
   if (m !== undefined) cores.group_consume_members_cores = m
   if (p !== undefined) cores.group_consume_peers_cores = p
   if (o !== undefined) cores.group_consume_others_cores = o
-  const coresText = `CPU cores over ${wall.toFixed(1)} s (members' start-up included): ${MEMBERS} members ${m ?? '?'}, 3 peers ${p ?? '?'}, others ${o ?? '?'}`
+  const coresText = `CPU cores over ${wall.toFixed(1)} s from the go: ${MEMBERS} members ${m ?? '?'}, 3 peers ${p ?? '?'}, others ${o ?? '?'}`
   return { recordsPerS: total / seconds, seconds, cores, coresText }
 }
 
@@ -191,7 +195,10 @@ export default async function groupsBench(argv: string[]): Promise<void> {
 
     await settled(members, `${MEMBERS} members to own the ${PARTITIONS} partitions`, 60_000)
     // The 9th member is the static one: it joins here and restarts below.
-    const ninth = members.spawn(`m${MEMBERS + 1}`, STATIC_ID, STATIC_SESSION_MS)
+    const ninth = members.spawn(`m${MEMBERS + 1}`, {
+      instanceId: STATIC_ID,
+      sessionTimeoutMs: STATIC_SESSION_MS,
+    })
     const share = Math.floor(PARTITIONS / (MEMBERS + 1))
     const joined = await settled(members, 'the 9th member to get its share', 60_000, () => ninth.owned.length >= share)
     const joinMs = joined - ninth.joiningAt!
@@ -215,7 +222,10 @@ export default async function groupsBench(argv: string[]): Promise<void> {
     const staticOwned = staticMember.owned.join(',')
     const stoppedAt = now()
     await members.terminate(staticMember)
-    const again = members.spawn(`m${MEMBERS + 1}-restarted`, STATIC_ID, STATIC_SESSION_MS)
+    const again = members.spawn(`m${MEMBERS + 1}-restarted`, {
+      instanceId: STATIC_ID,
+      sessionTimeoutMs: STATIC_SESSION_MS,
+    })
     await settled(
       members,
       'the restarted static member to own its partitions again',
