@@ -25,7 +25,6 @@ export interface Member {
   ownedAt: number
   /** Per partition, the offset after the last record it read, and when. */
   read: Map<number, { next: number; at: number }>
-  firstReadAt: number | undefined
   output(): string
 }
 
@@ -65,7 +64,6 @@ export class Members {
       owned: [],
       ownedAt: 0,
       read: new Map(),
-      firstReadAt: undefined,
       output: () => output,
     }
     proc.on('message', (msg: Report) => {
@@ -74,7 +72,6 @@ export class Members {
         member.owned = msg.partitions
         member.ownedAt = msg.at
       } else if (msg.kind === 'read') {
-        member.firstReadAt ??= msg.at
         const before = member.read.get(msg.partition)
         if (before === undefined || msg.next > before.next) member.read.set(msg.partition, msg)
       }
