@@ -23,7 +23,7 @@ export function leaderPartition(ctx: HandlerContext, topic: string, partition: n
   }
   const hosted = ctx.partitions.get(topic, partition)
   if (hosted?.isLeader === true) return { hosted }
-  const leader = ctx.leaderOf(topic, partition)?.leader ?? ''
+  const leader = knownLeader(ctx, hosted, topic, partition)
   if (leader === '' || leader === ctx.peerId) {
     return {
       error: new LeaderNotAvailableError(
@@ -36,6 +36,25 @@ export function leaderPartition(ctx: HandlerContext, topic: string, partition: n
     error: new NotLeaderOrFollowerError(`${topic}-${partition} is led by ${short(leader)}, not ${short(ctx.peerId)}`),
     leaderHint: leader,
   }
+}
+
+/**
+ * The leader to name in a hint: a replica's own Raft view (fed by the leader's answers and
+ * BeginQuorumEpoch) when it is at least as new as the gossiped record, which lags a hand-over or
+ * an election by up to a publish interval; otherwise the gossiped one.
+ */
+function knownLeader(
+  ctx: HandlerContext,
+  hosted: HostedPartition | undefined,
+  topic: string,
+  partition: number,
+): string {
+  const gossiped = ctx.leaderOf(topic, partition)
+  const local = hosted?.raft.leaderId
+  if (local !== undefined && local !== '' && hosted !== undefined && hosted.raft.epoch >= (gossiped?.epoch ?? -1)) {
+    return local
+  }
+  return gossiped?.leader ?? ''
 }
 
 function short(peerId: string): string {
