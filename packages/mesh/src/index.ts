@@ -23,6 +23,7 @@ export {
   TOPICS,
   TRIBUTARY_VERSION,
 } from './constants.js'
+export { createPeer } from './create-peer.js'
 export { InvalidRequestError } from './handlers/errors.js'
 export { componentLogger, type Logger, silentLogger } from './logger.js'
 export { type Member, type MemberStatus, Membership } from './membership/index.js'
@@ -38,6 +39,7 @@ export type { SnapshotPersistence } from './metadata-sync.js'
 export { HostedPartition } from './partitions/hosted-partition.js'
 export type { PartitionLogFactory, PartitionLogSpec } from './partitions/log-factory.js'
 export { MemoryLogFactory } from './partitions/memory-log-factory.js'
+export { ObservedPartitions, type ObservedPersistence } from './partitions/observed-partitions.js'
 export { PartitionManager } from './partitions/partition-manager.js'
-export { createPeer, Peer, type PeerOptions, type RequestEvent } from './peer.js'
+export { Peer, type PeerNode, type PeerOptions, type RequestEvent, startPeer } from './peer.js'
 export { placeReplicas, preferredLeader } from './placement.js'

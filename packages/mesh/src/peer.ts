@@ -1,3 +1,4 @@
+import type { Libp2p } from '@libp2p/interface'
 import { DEFAULT_PEER_RAFT, PROTOCOLS } from './constants.js'
 import { adminHandler } from './handlers/admin.js'
 import type { HandlerContext, MemberView as HandlerMember, TopicSpec } from './handlers/context.js'
@@ -5,7 +6,7 @@ import { fetchHandler } from './handlers/fetch.js'
 import { metadataHandler } from './handlers/metadata.js'
 import { listOffsetsHandler } from './handlers/offsets.js'
 import { produceHandler } from './handlers/produce.js'
-import { componentLogger, type Logger, silentLogger } from './logger.js'
+import { componentLogger, type Logger } from './logger.js'
 import { Membership } from './membership/index.js'
 import {
   MetadataStore,
@@ -15,10 +16,12 @@ import {
   TopicRegistry,
 } from './metadata/index.js'
 import { MetadataSync, type SnapshotPersistence } from './metadata-sync.js'
-import { createMeshNode, type MeshNode, type MeshNodeOptions } from './node/index.js'
+import type { MeshNodeOptions } from './node/create-node.js'
+import type { MeshServices } from './node/services.js'
 import type { HostedPartition } from './partitions/hosted-partition.js'
 import type { PartitionLogFactory } from './partitions/log-factory.js'
 import { MemoryLogFactory } from './partitions/memory-log-factory.js'
+import { ObservedPartitions } from './partitions/observed-partitions.js'
 import { PartitionManager } from './partitions/partition-manager.js'
 import type { TopicView } from './partitions/topic-view.js'
 import { registerPerfProtocol } from './perf.js'
@@ -41,6 +44,13 @@ export interface PeerOptions
   metadataPersistence?: SnapshotPersistence
   /** May vote in partition Raft groups and be placed as a replica (stable Node peers). Default true. */
   voter?: boolean
+  /**
+   * Partitions this peer replicates as an observer by choice (see `observe`); load it before
+   * the peer starts so a restarted peer keeps those replicas. Default: an empty set in memory.
+   */
+  observed?: ObservedPartitions
+  /** Serve fetches for hosted partitions it does not lead from its own replica (browser peers). Default false. */
+  servesReplicaReads?: boolean
   heartbeatIntervalMs?: number
   failureTimeoutMs?: number
   retentionCheckIntervalMs?: number
@@ -63,10 +73,17 @@ export interface RequestEvent {
   ok: boolean
 }
 
-/** Starts a peer: its libp2p node, membership, metadata, partition replicas and request handlers. */
-export async function createPeer(options: PeerOptions = {}): Promise<Peer> {
-  const logger = options.logger ?? silentLogger
-  const node = await createMeshNode({ ...options, logger })
+/**
+ * The libp2p node a peer runs on: the Node one (TCP, WebSockets, relay server) or the browser one
+ * (WebSockets, WebRTC, relay client). The peer needs only the services both have.
+ */
+export type PeerNode = Libp2p<MeshServices>
+
+/**
+ * Starts a peer on a node already created (by `createPeer` in Node, `createBrowserPeer` in a
+ * page); the node is stopped if the peer cannot start.
+ */
+export async function startPeer(node: PeerNode, options: PeerOptions, logger: Logger): Promise<Peer> {
   const peer = new Peer(node, options, logger)
   try {
     await peer.start()
@@ -102,15 +119,19 @@ export class Peer implements HandlerContext {
   private readonly logger: Logger
   private stopping: Promise<void> | undefined
   readonly startedAtMs = Date.now()
+  readonly observed: ObservedPartitions
+  readonly servesReplicaReads: boolean
 
   constructor(
-    readonly node: MeshNode,
+    readonly node: PeerNode,
     private readonly options: PeerOptions,
     logger: Logger,
   ) {
     this.peerId = node.peerId.toString()
     this.logger = componentLogger(logger, 'peer')
     const storage = options.storage ?? new MemoryLogFactory()
+    this.observed = options.observed ?? new ObservedPartitions()
+    this.servesReplicaReads = options.servesReplicaReads ?? false
     this.membership = new Membership(node, {
       roles: { voter: options.voter ?? true, observer: !(options.voter ?? true) },
       storage: storage.kind,
@@ -135,6 +156,7 @@ export class Peer implements HandlerContext {
         const voters = this.voters()
         return voters.length === 0 ? [] : placeReplicas(topic.topicId, partition, voters.length, voters)
       },
+      observing: (topic, partition) => this.observed.has(topic, partition),
       onRaftChange: (hosted) => {
         const leader = hosted.raft.leaderId
         if (this.lastLeaders.get(hosted) !== leader) {
@@ -311,6 +333,38 @@ export class Peer implements HandlerContext {
   onPartitionChange(listener: (hosted: HostedPartition) => void): () => void {
     this.partitionListeners.add(listener)
     return () => this.partitionListeners.delete(listener)
+  }
+
+  /**
+   * Replicates `partitions` of `topic` (all, now and later, when omitted) as an observer: the
+   * replica fetches from the leader like a follower without voting, keeps its data across
+   * restarts (the choice is persisted with the peer's storage) and resumes from its log end. It
+   * stays until `unobserve`, even when no assignment names this peer.
+   */
+  async observe(topic: string, partitions?: readonly number[]): Promise<void> {
+    if (this.stopping !== undefined) throw new Error('peer is stopping')
+    await this.observed.add(topic, partitions)
+    await this.reconcileTopic(topic)
+  }
+
+  /** Stops observing; replicas no assignment names are closed and their data deleted. */
+  async unobserve(topic: string, partitions?: readonly number[]): Promise<void> {
+    await this.observed.remove(topic, partitions)
+    const view = this.partitions.topic(topic)
+    for (const hosted of this.partitions.list()) {
+      if (hosted.topic !== topic || this.observed.has(topic, hosted.partition) || view === undefined) continue
+      if (!this.partitions.assignment(view, hosted.partition).observers.includes(this.peerId) && !hosted.raft.isVoter) {
+        await this.partitions.release(topic, hosted.partition)
+      }
+    }
+  }
+
+  private async reconcileTopic(topic: string): Promise<void> {
+    const view = this.partitions.topic(topic)
+    if (view === undefined) return // observed from when the topic appears
+    for (let p = 0; p < view.partitions; p++) {
+      if (this.observed.has(topic, p)) await this.partitions.applyAssignment(topic, p)
+    }
   }
 
   addresses(): string[] {

@@ -33,4 +33,9 @@ export interface HandlerContext {
   leaderOf(topic: string, partition: number): { leader: string; epoch: number; inSync: string[] } | undefined
   /** Milliseconds since the epoch. */
   now(): number
+  /**
+   * Fetches for partitions this peer hosts but does not lead are served from its replica, up to
+   * its high watermark, instead of being sent to the leader (browser peers). Default false.
+   */
+  readonly servesReplicaReads?: boolean
 }

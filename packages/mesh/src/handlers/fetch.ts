@@ -3,7 +3,7 @@ import { FetchPartitionResponse, FetchRequest } from '@tributary/wire/pb/protoco
 import type { HostedPartition } from '../partitions/hosted-partition.js'
 import type { HandlerContext } from './context.js'
 import { decodeRequest, errorFields, InvalidRequestError } from './errors.js'
-import { leaderPartition } from './partition-lookup.js'
+import { type Lookup, leaderPartition } from './partition-lookup.js'
 
 export const MAX_FETCH_WAIT_MS = 30_000
 export const MAX_FETCH_BYTES = 64 * 1024 * 1024
@@ -43,7 +43,7 @@ async function readAll(ctx: HandlerContext, request: FetchRequest, maxBytes: num
   let failed = false
   for (const wanted of request.partitions) {
     const base = { topic: wanted.topic, partition: wanted.partition, records: new Uint8Array(0) }
-    const lookup = leaderPartition(ctx, wanted.topic, wanted.partition)
+    const lookup = readablePartition(ctx, wanted.topic, wanted.partition)
     if ('error' in lookup) {
       failed = true
       responses.push({
@@ -88,6 +88,18 @@ async function readAll(ctx: HandlerContext, request: FetchRequest, maxBytes: num
     }
   }
   return { responses, total, failed, waitOn }
+}
+
+/**
+ * The leader's replica, or — on a peer that serves replica reads (a browser peer, KIP-392's
+ * fetch from a follower) — its own replica, read up to the high watermark it has learned (the
+ * log's reads stop there), so a nearby reader never sees an uncommitted record.
+ */
+function readablePartition(ctx: HandlerContext, topic: string, partition: number): Lookup {
+  const lookup = leaderPartition(ctx, topic, partition)
+  if (!('error' in lookup) || ctx.servesReplicaReads !== true) return lookup
+  const hosted = ctx.partitions.get(topic, partition)
+  return hosted === undefined ? lookup : { hosted }
 }
 
 async function waitForAny(waitOn: Array<[HostedPartition, number]>, ms: number, signal: AbortSignal): Promise<void> {

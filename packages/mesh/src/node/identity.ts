@@ -7,21 +7,11 @@ import { chmod, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises
 import { join } from 'node:path'
 import { generateKeyPair, privateKeyFromProtobuf, privateKeyToProtobuf } from '@libp2p/crypto/keys'
 import type { PrivateKey } from '@libp2p/interface'
-import { ErrorCode, TributaryError } from '@tributary/wire'
 import { PEER_KEY_FILE } from '../constants.js'
 import { type Logger, silentLogger } from '../logger.js'
+import { PeerKeyCorruptError } from './identity-error.js'
 
-/** The key file exists but does not hold a key: refuse to start rather than silently take a new identity. */
-export class PeerKeyCorruptError extends TributaryError {
-  static override name = 'PeerKeyCorruptError'
-  constructor(path: string, options?: { cause?: unknown }) {
-    super(`${path} does not contain a valid libp2p private key; move it away to create a new identity`, {
-      ...options,
-      code: ErrorCode.INVALID_CONFIG,
-      retriable: false,
-    })
-  }
-}
+export { PeerKeyCorruptError }
 
 export interface LoadIdentityOptions {
   logger?: Logger

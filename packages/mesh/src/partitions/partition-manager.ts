@@ -29,6 +29,11 @@ export interface PartitionManagerOptions {
   published?: (topic: TopicView, partition: number) => Assignment | undefined
   /** Peers that could host a replacement replica of a partition now, in placement order. */
   candidates?: (topic: TopicView, partition: number) => string[]
+  /**
+   * Partitions this peer chose to replicate as an observer (a browser tab following a topic):
+   * hosted though placement gives it no role, and kept though the leader's assignment names none.
+   */
+  observing?: (topic: string, partition: number) => boolean
 }
 
 /** A sole voter has nobody to wait for: it elects itself at once instead of after an election timeout. */
@@ -125,7 +130,7 @@ export class PartitionManager {
     }
     const a = this.assignment(view, p)
     const me = this.peerId
-    if (!a.voters.includes(me) && !a.observers.includes(me) && !stored) return
+    if (!a.voters.includes(me) && !a.observers.includes(me) && !stored && !this.observes(view.name, p)) return
     const hosted = await this.open(view, p, a)
     if (published !== undefined) await this.removeIfUnneeded(hosted, published)
   }
@@ -182,9 +187,22 @@ export class PartitionManager {
     if (raft.voterSet === undefined && !raft.stopped) {
       await raft.adoptCommittedVoterSet({ offset: published.votersOffset, voters: published.voters }).catch(() => false)
     }
-    if (isRemoved(this.peerId, raft.voterSet, published)) {
+    if (isRemoved(this.peerId, raft.voterSet, published) && !this.observes(hosted.topic, hosted.partition)) {
       await this.closeAndRemove(hosted, 'no longer a replica of its partition')
     }
+  }
+
+  /** Closes a replica this peer no longer wants (it stopped observing it) and deletes its data. */
+  release(topic: string, partition: number): Promise<void> {
+    return this.serial(async () => {
+      const hosted = this.hosted.get(key(topic, partition))
+      if (this.stopped || hosted === undefined || this.observes(topic, partition)) return
+      await this.closeAndRemove(hosted, 'no longer observed')
+    })
+  }
+
+  private observes(topic: string, partition: number): boolean {
+    return this.options.observing?.(topic, partition) ?? false
   }
 
   /** A topic was deleted (or replaced): close its replicas and delete their data. */
