@@ -1,21 +1,35 @@
 import { createServer, type Server } from 'node:http'
 import type { Registry } from 'prom-client'
+import { bootstrapDocument } from './bootstrap-doc.js'
+import { serveStatic } from './web-static.js'
 
 export interface HealthSource {
   peerId: string
   startedAtMs: number
   health(): Record<string, unknown>
+  /** The peer's current multiaddrs, for `/bootstrap.json`. */
+  addresses(): string[]
 }
 
-/** `/health` (JSON, 200 while the peer runs) and Prometheus `/metrics`, on one port. */
+export interface HttpServerOptions {
+  /** The built web app (apps/web/dist), served at `/`; without it only the JSON endpoints answer. */
+  webRoot?: string
+}
+
+/**
+ * One port for operators and browsers: `/health` (JSON, 200 while the peer runs), Prometheus
+ * `/metrics`, `/bootstrap.json` (the WebSocket multiaddrs a page dials to join the mesh) and the
+ * web app's files at every other path.
+ */
 export async function startHttpServer(
   host: string,
   port: number,
   source: HealthSource,
   registry: Registry,
+  options: HttpServerOptions = {},
 ): Promise<{ server: Server; port: number; close(): Promise<void> }> {
   const server = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0]
+    const path = (req.url ?? '/').split('?')[0] ?? '/'
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD' }).end()
       return
@@ -35,6 +49,18 @@ export async function startHttpServer(
         (text) => res.writeHead(200, { 'content-type': registry.contentType }).end(text),
         () => res.writeHead(500).end('metrics unavailable\n'),
       )
+      return
+    }
+    if (path === '/bootstrap.json') {
+      const body = JSON.stringify(bootstrapDocument(source.peerId, source.addresses(), req.headers.host))
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(body)
+      return
+    }
+    if (options.webRoot !== undefined) {
+      serveStatic(options.webRoot, path, req, res).catch(() => {
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' })
+        res.end('could not read the file\n')
+      })
       return
     }
     res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n')

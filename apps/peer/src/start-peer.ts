@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { GroupService } from '@tributary/groups/service'
 import { createPeer, type Peer, type PeerOptions } from '@tributary/mesh'
 import { FsLogFactory, snapshotFile } from '@tributary/mesh/node-storage'
@@ -28,7 +29,12 @@ export interface StartPeerOptions {
   logLevel: string
   /** Replication settings over the peer defaults (ISR lag, replacement delay, leader balancing). */
   raft?: PeerOptions['raft']
+  /** The built web app to serve on the HTTP port. Default: apps/web/dist of this repository. */
+  webRoot?: string
 }
+
+/** apps/web/dist beside this app, from src/ (tsx) and from dist/ (compiled) alike. */
+export const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../web/dist', import.meta.url))
 
 /** What `peer start` writes to `<data>/peer.json` for the CLI and tests to find it. */
 export interface PeerFile {
@@ -111,8 +117,10 @@ export async function startPeerProcess(options: StartPeerOptions): Promise<void>
         partitions: running.partitions.list().length,
         addresses: running.addresses(),
       }),
+      addresses: () => running.addresses(),
     },
     metrics.registry,
+    { webRoot: options.webRoot ?? DEFAULT_WEB_ROOT },
   )
   const info: PeerFile = {
     peerId: running.peerId,
