@@ -1,0 +1,188 @@
+/**
+ * The Tributary web app. It asks the peer that served it for bootstrap addresses, joins the mesh
+ * (mesh-source.ts), then polls the mesh every POLL_MS and renders each view from the latest
+ * snapshot. Views are tabs (`#peers`, `#topics`, …) so each can be linked and screenshotted.
+ */
+import './style.css'
+import { type Bootstrap, fetchBootstrap } from './bootstrap.js'
+import { errorText, h } from './dom.js'
+import { connectMesh, type GroupDetail, type MeshSource } from './mesh-source.js'
+import { rates, Series } from './series.js'
+import { Chart } from './views/charts.js'
+import { renderGroups } from './views/groups.js'
+import { renderPeers } from './views/peers.js'
+import { mountProduce } from './views/produce.js'
+import { type ConnectionState, setStatus } from './views/status.js'
+import { readStorage, renderStorage, type StorageInfo } from './views/storage.js'
+import { mountTail } from './views/tail.js'
+import { renderTopics } from './views/topics.js'
+
+const POLL_MS = 2_000
+const POLL_TIMEOUT_MS = 8_000
+const RECONNECT_MS = 5_000
+/** Groups described per poll: each costs a coordinator round trip and offset lookups. */
+const MAX_GROUPS = 20
+const CHART_POINTS = 150
+
+const VIEWS = [
+  ['peers', 'Peers'],
+  ['topics', 'Topics'],
+  ['produce', 'Produce'],
+  ['tail', 'Live tail'],
+  ['groups', 'Groups'],
+  ['charts', 'Charts'],
+  ['storage', 'Storage'],
+] as const
+type ViewName = (typeof VIEWS)[number][0]
+
+const statusEl = document.getElementById('status')!
+const tabs = document.getElementById('tabs')!
+const main = document.getElementById('views')!
+const sections = new Map<ViewName, HTMLElement>()
+for (const [name, title] of VIEWS) {
+  const section = h('section', { class: 'view', 'data-view': name, 'data-testid': `view-${name}`, hidden: true })
+  const body = h('div', { class: 'view-body' })
+  section.append(h('h2', {}, title), body)
+  sections.set(name, body)
+  main.append(section)
+  const tab = h('a', { href: `#${name}`, 'data-testid': `tab-${name}` }, title)
+  tabs.append(tab)
+}
+
+function showView(): void {
+  const wanted = location.hash.slice(1)
+  const name: ViewName = VIEWS.some(([n]) => n === wanted) ? (wanted as ViewName) : 'peers'
+  for (const section of main.querySelectorAll<HTMLElement>('section.view'))
+    section.hidden = section.dataset.view !== name
+  for (const tab of tabs.querySelectorAll<HTMLElement>('a'))
+    tab.classList.toggle('active', tab.getAttribute('href') === `#${name}`)
+  document.body.dataset.view = name
+}
+window.addEventListener('hashchange', showView)
+showView()
+
+let source: MeshSource | undefined
+let bootstrap: Bootstrap | undefined
+let storage: StorageInfo | undefined
+let previousTotals: { timeMs: number; totals: Map<string, number> } | undefined
+const throughput = new Series(CHART_POINTS)
+const lag = new Series(CHART_POINTS)
+const throughputChart = new Chart('Throughput: records appended per second, per topic', 'records/s', 'chart-throughput')
+const lagChart = new Chart('Consumer lag: records behind the log end, per group', 'records', 'chart-lag')
+sections.get('charts')!.append(throughputChart.element, lagChart.element)
+
+const produce = mountProduce(sections.get('produce')!, () => source)
+mountTail(sections.get('tail')!, () => source)
+
+function status(state: ConnectionState, message: string): void {
+  setStatus(statusEl, state, message)
+}
+
+async function connect(): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    status('connecting', attempt === 1 ? 'connecting to the mesh…' : `connecting to the mesh (attempt ${attempt})…`)
+    try {
+      bootstrap = await fetchBootstrap('/bootstrap.json', AbortSignal.timeout(POLL_TIMEOUT_MS))
+      source = await connectMesh(bootstrap, AbortSignal.timeout(30_000))
+      document.body.dataset.selfId = source.selfId
+      document.body.dataset.source = source.kind
+      return
+    } catch (err) {
+      status('error', `cannot join the mesh: ${errorText(err)} — retrying in ${RECONNECT_MS / 1000} s`)
+      await new Promise((r) => setTimeout(r, RECONNECT_MS))
+    }
+  }
+}
+
+async function poll(mesh: MeshSource): Promise<void> {
+  const signal = AbortSignal.timeout(POLL_TIMEOUT_MS)
+  const [cluster, topics, groupIds] = await Promise.all([
+    mesh.describeCluster(signal),
+    mesh.describeTopics(signal),
+    mesh.listGroups(signal),
+  ])
+  const groupErrors = new Map<string, string>()
+  const groups = (
+    await Promise.all(
+      groupIds.slice(0, MAX_GROUPS).map((id) =>
+        mesh.describeGroup(id, signal).catch((err: unknown) => {
+          groupErrors.set(id, errorText(err))
+          return undefined
+        }),
+      ),
+    )
+  ).filter((g): g is GroupDetail => g !== undefined)
+  storage = await readStorage().catch(() => storage)
+
+  const now = Date.now()
+  const totals = new Map<string, number>()
+  for (const t of topics) {
+    const known = t.partitions.filter((p) => p.highWatermark !== '-1')
+    if (known.length > 0)
+      totals.set(
+        t.name,
+        known.reduce((sum, p) => sum + Number(p.highWatermark), 0),
+      )
+  }
+  const current = { timeMs: now, totals }
+  throughput.push(now, rates(previousTotals, current))
+  previousTotals = current
+  lag.push(
+    now,
+    Object.fromEntries(groups.map((g) => [g.groupId, g.offsets.reduce((s, o) => s + Math.max(0, Number(o.lag)), 0)])),
+  )
+
+  const context = { selfId: mesh.selfId, servedBy: bootstrap?.peerId ?? '', sourceKind: mesh.kind }
+  renderPeers(sections.get('peers')!, cluster, context)
+  renderTopics(sections.get('topics')!, topics)
+  renderGroups(sections.get('groups')!, groups, groupErrors)
+  renderStorage(sections.get('storage')!, storage, mesh.outbox(), mesh.kind)
+  produce.setTopics(topics.map((t) => t.name))
+  const width = main.clientWidth - 32
+  throughputChart.update(throughput, width)
+  lagChart.update(lag, width)
+  document.body.dataset.polledAt = String(now)
+
+  const alive = cluster.peers.filter((p) => p.status === 'alive').length
+  status(
+    'online',
+    `${mesh.kind === 'peer' ? 'peer of' : 'connected to'} the mesh through …${(bootstrap?.peerId ?? '').slice(-8)} · ${alive} peer${alive === 1 ? '' : 's'} alive · ${topics.length} topic${topics.length === 1 ? '' : 's'}`,
+  )
+}
+
+async function run(): Promise<void> {
+  renderStorage(sections.get('storage')!, await readStorage().catch(() => undefined), undefined, 'sdk')
+  await connect()
+  for (;;) {
+    if (!navigator.onLine) status('offline', 'offline: the browser has no network; showing the last data seen')
+    else {
+      try {
+        await poll(source!)
+      } catch (err) {
+        status(
+          'offline',
+          `lost the mesh: ${errorText(err)} — retrying every ${POLL_MS / 1000} s; showing the last data seen`,
+        )
+      }
+    }
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, POLL_MS)
+      window.addEventListener(
+        'online',
+        () => {
+          clearTimeout(timer)
+          resolve()
+        },
+        { once: true },
+      )
+    })
+  }
+}
+
+window.addEventListener('offline', () =>
+  status('offline', 'offline: the browser has no network; showing the last data seen'),
+)
+window.addEventListener('pagehide', () => {
+  void source?.close()
+})
+void run()

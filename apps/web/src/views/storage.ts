@@ -1,0 +1,80 @@
+/**
+ * The page's own footprint: the browser's storage estimate for this origin (IndexedDB replicas
+ * and the outbox live there) and the outbox's pending count when the SDK build has an outbox.
+ */
+import { h } from '../dom.js'
+import type { OutboxStatus } from '../mesh-source.js'
+
+export interface StorageInfo {
+  usage: number | undefined
+  quota: number | undefined
+  persisted: boolean | undefined
+}
+
+export async function readStorage(): Promise<StorageInfo> {
+  const storage = navigator.storage as StorageManager | undefined
+  if (storage?.estimate === undefined) return { usage: undefined, quota: undefined, persisted: undefined }
+  const [estimate, persisted] = await Promise.all([storage.estimate(), storage.persisted?.().catch(() => undefined)])
+  return { usage: estimate.usage, quota: estimate.quota, persisted }
+}
+
+export function renderStorage(
+  root: HTMLElement,
+  storage: StorageInfo | undefined,
+  outbox: OutboxStatus | undefined,
+  sourceKind: 'sdk' | 'peer',
+): void {
+  const percent =
+    storage?.usage !== undefined && storage.quota !== undefined && storage.quota > 0
+      ? (100 * storage.usage) / storage.quota
+      : undefined
+  root.replaceChildren(
+    h(
+      'dl',
+      { 'data-testid': 'storage' },
+      h('dt', {}, 'storage used'),
+      h('dd', { 'data-testid': 'storage-usage' }, storage?.usage === undefined ? 'unknown' : bytes(storage.usage)),
+      h('dt', {}, 'quota'),
+      h('dd', { 'data-testid': 'storage-quota' }, storage?.quota === undefined ? 'unknown' : bytes(storage.quota)),
+      h('dt', {}, 'share of quota'),
+      h(
+        'dd',
+        {},
+        percent === undefined ? 'unknown' : h('meter', { min: 0, max: 100, value: percent.toFixed(2) }),
+        percent === undefined ? '' : ` ${percent.toFixed(2)} %`,
+      ),
+      h('dt', {}, 'persistent'),
+      h(
+        'dd',
+        {},
+        storage?.persisted === undefined ? 'unknown' : storage.persisted ? 'yes' : 'no (the browser may evict it)',
+      ),
+      h('dt', {}, 'outbox'),
+      h(
+        'dd',
+        { 'data-testid': 'outbox' },
+        outbox === undefined
+          ? 'no outbox in this SDK build: sends go straight to the mesh and fail while it is unreachable'
+          : `${outbox.pending} record${outbox.pending === 1 ? '' : 's'} waiting to be delivered`,
+      ),
+      h('dt', {}, 'this tab'),
+      h(
+        'dd',
+        {},
+        sourceKind === 'peer' ? 'a peer: replicas are kept in IndexedDB' : 'a light client: it keeps no replicas',
+      ),
+    ),
+  )
+}
+
+function bytes(n: number): string {
+  if (n < 1024) return `${n} B`
+  const units = ['KiB', 'MiB', 'GiB', 'TiB']
+  let value = n / 1024
+  let unit = 0
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024
+    unit++
+  }
+  return `${value.toFixed(1)} ${units[unit]}`
+}
