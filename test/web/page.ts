@@ -1,0 +1,78 @@
+/**
+ * Page tests' helpers: a real `tributary peer start` process serving the built web app, Debian
+ * Chromium through playwright-core with a fresh profile, and screenshots saved under
+ * test-artifacts/web/. Everything started here is closed by `closeAll()`.
+ */
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { type BrowserContext, chromium, type Page } from 'playwright-core'
+import { ensureWebBuilt } from '../../apps/web/scripts/ensure-built.ts'
+import { chromiumArgs, chromiumPath } from '../chromium.ts'
+import { type PeerProcess, startPeerProcess } from '../helpers/peer-process.ts'
+
+export const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/web/', import.meta.url))
+
+const cleanups: Array<() => Promise<void>> = []
+
+/** Builds apps/web if its dist is missing or stale (a no-op after `npm test`'s build step). */
+export async function buildWebApp(): Promise<void> {
+  await ensureWebBuilt({ timeoutMs: 120_000 })
+}
+
+/** A peer process on free loopback ports with its own data dir, serving the built app. */
+export async function startWebPeer(bootstrap: string[] = []): Promise<PeerProcess> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'tributary-web-peer-'))
+  const peer = await startPeerProcess(dataDir, { bootstrap })
+  cleanups.push(async () => {
+    await peer.stop('SIGTERM')
+    await rm(dataDir, { recursive: true, force: true })
+  })
+  return peer
+}
+
+/** A headless Chromium with a fresh profile (so a fresh IndexedDB), one page open. */
+export async function openBrowser(): Promise<{ context: BrowserContext; page: Page }> {
+  const profile = await mkdtemp(join(tmpdir(), 'tributary-web-profile-'))
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: chromiumPath(),
+    args: chromiumArgs,
+    headless: true,
+    viewport: { width: 1280, height: 900 },
+  })
+  cleanups.push(async () => {
+    await context.close()
+    await rm(profile, { recursive: true, force: true })
+  })
+  const page = context.pages()[0] ?? (await context.newPage())
+  return { context, page }
+}
+
+/** Opens the app served by `peer` and waits until it is online (connected and polled once). */
+export async function openApp(page: Page, peer: PeerProcess, view = 'peers'): Promise<void> {
+  await page.goto(`http://localhost:${peer.httpPort}/#${view}`)
+  await page.locator('[data-testid="status"][data-state="online"]').waitFor({ timeout: 45_000 })
+}
+
+/** Saves a full-page screenshot as test-artifacts/web/<name>.png and returns its path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  await mkdir(ARTIFACTS, { recursive: true })
+  const path = join(ARTIFACTS, `${name}.png`)
+  await page.screenshot({ path, fullPage: true })
+  console.info(`screenshot: ${path}`)
+  return path
+}
+
+/** Closes every browser and stops every peer these helpers started, newest first. */
+export async function closeAll(): Promise<void> {
+  const errors: unknown[] = []
+  while (cleanups.length > 0) {
+    try {
+      await cleanups.pop()!()
+    } catch (err) {
+      errors.push(err)
+    }
+  }
+  if (errors.length > 0) throw errors[0]
+}
