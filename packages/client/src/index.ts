@@ -59,6 +59,7 @@ export {
   RecordListTooLargeError,
   RecordTooLargeError,
   RequestTimedOutError,
+  StorageQuotaError,
   TopicAlreadyExistsError,
   TributaryError,
   UnknownLeaderEpochError,
@@ -109,6 +110,22 @@ export {
 } from './errors.js'
 export type { InstrumentationEvent, Listener, RemoveListener } from './instrumentation.js'
 export type { LightNodeOptions } from './node/options.js'
+export { OutboxFullError, OutboxInUseError } from './outbox/errors.js'
+export type { OutboxEvents } from './outbox/events.js'
+export { IdbOutboxStore, outboxDatabaseName } from './outbox/idb-store.js'
+export { MemoryOutboxStore } from './outbox/memory-store.js'
+export { type EnqueueResult, type OutboxOptions, OutboxProducer, type OutboxRecord } from './outbox/outbox-producer.js'
+export type {
+  OutboxChange,
+  OutboxLimits,
+  OutboxMeta,
+  OutboxSnapshot,
+  OutboxStore,
+  PartitionSequence,
+  SealedBatch,
+  StoredRecord,
+  TopicPartitions as OutboxTopicPartitions,
+} from './outbox/store.js'
 export {
   defaultPartitioner,
   murmur2,

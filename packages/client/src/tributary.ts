@@ -14,6 +14,8 @@ import { Cluster } from './cluster/cluster.js'
 import { Consumer, type ConsumerOptions } from './consumer/consumer.js'
 import { ClientClosedError, InvalidArgumentError, NoPeerAvailableError } from './errors.js'
 import type { ClientNode, LightNodeOptions } from './node/options.js'
+import { type OutboxOptions, OutboxProducer } from './outbox/outbox-producer.js'
+import { ConnectingTarget, clusterTarget } from './outbox/target.js'
 import { type AutoCreatedTopic, Producer, type ProducerOptions } from './producer/producer.js'
 import { type RetryOptions, resolveRetryOptions, sleep } from './retry.js'
 import { LocalTransport } from './transport/local-transport.js'
@@ -150,6 +152,39 @@ export class Tributary {
     )
     this.children.add(producer)
     return producer
+  }
+
+  /**
+   * An offline-first producer on this connection: records go to a durable outbox (IndexedDB in
+   * browsers) and are delivered exactly once when the mesh is reachable. See `openOutbox` to
+   * open one before any peer can be reached.
+   */
+  async outbox(options: OutboxOptions = {}): Promise<OutboxProducer> {
+    this.assertOpen()
+    let outbox: OutboxProducer | undefined
+    outbox = await OutboxProducer.open(clusterTarget(this.cluster), options, () => this.children.delete(outbox!))
+    this.children.add(outbox)
+    return outbox
+  }
+
+  /**
+   * Opens an outbox producer at once, without waiting for the mesh: it connects with `config` in
+   * the background (and again after failures, with backoff) and delivers what was queued,
+   * including what earlier producers on the same outbox left (e.g. before a page reload).
+   * `close()` also ends its connection.
+   */
+  static async openOutbox(config: TributaryConfig & { outbox?: OutboxOptions }): Promise<OutboxProducer> {
+    if (typeof config !== 'object' || config === null) {
+      throw new InvalidArgumentError('openOutbox takes { bootstrap: [...], outbox: { name } }')
+    }
+    const { outbox, signal, ...connection } = config
+    parseBootstrap(connection.bootstrap)
+    signal?.throwIfAborted()
+    const target = new ConnectingTarget(async (signal) => {
+      const mesh = await Tributary.connect({ ...connection, signal })
+      return clusterTarget(mesh.cluster, () => mesh.disconnect())
+    })
+    return OutboxProducer.open(target, outbox ?? {})
   }
 
   consumer(options: ConsumerOptions = {}): Consumer {

@@ -1,0 +1,269 @@
+/**
+ * The outbox state machine against an in-memory store and a fake leader with the mesh's
+ * idempotence rules: records queue durably while the mesh is out of reach, are sealed with
+ * partition and sequence once the topic is known, and arrive exactly once and in order —
+ * across lost answers, a producer closed mid-flight, a crash between ack and bookkeeping, and
+ * a fresh producer on the same outbox.
+ */
+import { InvalidRecordError, NetworkError, OutOfOrderSequenceError, RecordTooLargeError } from '@tributary/wire'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { ClientClosedError } from '../../src/errors.js'
+import { OutboxFullError, OutboxInUseError } from '../../src/outbox/errors.js'
+import { MemoryOutboxStore } from '../../src/outbox/memory-store.js'
+import { type OutboxOptions, OutboxProducer } from '../../src/outbox/outbox-producer.js'
+import type { OutboxChange } from '../../src/outbox/store.js'
+import { murmur2, toPositive } from '../../src/partitioners/index.js'
+import { FakeLeader } from './fake-leader.js'
+
+const open: OutboxProducer[] = []
+
+async function openOutbox(leader: FakeLeader, store: MemoryOutboxStore, options: OutboxOptions = {}) {
+  const outbox = await OutboxProducer.open(leader, {
+    store,
+    retry: { initialRetryTime: 5, maxRetryTime: 20 },
+    ...options,
+  })
+  open.push(outbox)
+  return outbox
+}
+
+function values(leader: FakeLeader, topic: string, partition = 0): string[] {
+  return leader.log(topic, partition).map((r) => r.value)
+}
+
+const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `v${from + i}`)
+
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((o) => o.close()))
+})
+
+describe('outbox > delivery', () => {
+  it('queues while the mesh is unreachable and delivers everything once, in order, when it is back', async () => {
+    const leader = new FakeLeader()
+    leader.createTopic('t', 1)
+    leader.reachable = false
+    const outbox = await openOutbox(leader, new MemoryOutboxStore())
+    const states: string[] = []
+    outbox.on('outbox.offline', () => states.push('offline'))
+    outbox.on('outbox.online', () => states.push('online'))
+    for (let i = 0; i < 100; i += 10) {
+      const { recordIds } = await outbox.enqueue({ topic: 't', messages: range(i, i + 10).map((value) => ({ value })) })
+      expect(recordIds).toHaveLength(10)
+    }
+    expect(await outbox.pending()).toBe(100)
+    await vi.waitFor(() => expect(states).toContain('offline'), { timeout: 5_000 })
+    expect(leader.log('t', 0)).toEqual([])
+
+    leader.reachable = true
+    await outbox.flush({ timeout: 10_000 })
+    expect(values(leader, 't')).toEqual(range(0, 100))
+    expect(await outbox.pending()).toBe(0)
+    expect(states.at(-1)).toBe('online')
+    // Sequences are contiguous from 0 under one producer id and epoch 0.
+    const log = leader.log('t', 0)
+    expect(new Set(log.map((r) => r.producerId)).size).toBe(1)
+    expect(log.map((r) => r.sequence)).toEqual(log.map((_, i) => i))
+    expect(log.every((r) => r.epoch === 0)).toBe(true)
+  })
+
+  it('send resolves with the offsets the leader gave, per partition', async () => {
+    const leader = new FakeLeader()
+    leader.createTopic('t', 1)
+    const outbox = await openOutbox(leader, new MemoryOutboxStore())
+    const delivered: Array<{ baseOffset: string; recordIds: number[] }> = []
+    outbox.on('outbox.delivered', ({ payload }) => delivered.push(payload))
+    const first = await outbox.send({ topic: 't', messages: [{ value: 'a' }, { value: 'b' }] })
+    expect(first).toEqual([expect.objectContaining({ topicName: 't', partition: 0, baseOffset: '0', recordCount: 2 })])
+    const second = await outbox.send({ topic: 't', messages: [{ value: 'c' }] })
+    expect(second).toEqual([expect.objectContaining({ partition: 0, baseOffset: '2', recordCount: 1 })])
+    expect(delivered.flatMap((d) => d.recordIds)).toEqual([1, 2, 3])
+    expect(values(leader, 't')).toEqual(['a', 'b', 'c'])
+  })
+
+  it('keeps keyed records of an unknown topic unpartitioned until the topic exists, then uses its real partition count', async () => {
+    const leader = new FakeLeader()
+    const outbox = await openOutbox(leader, new MemoryOutboxStore())
+    const retries: string[] = []
+    outbox.on('outbox.retry', ({ payload }) => retries.push(payload.error.name))
+    const keys = Array.from({ length: 40 }, (_, i) => `user-${i % 8}`)
+    await outbox.enqueue({ topic: 'later', messages: keys.map((key, i) => ({ key, value: `v${i}` })) })
+    await vi.waitFor(() => expect(retries).toContain('UnknownTopicOrPartitionError'), { timeout: 5_000 })
+    expect(await outbox.pending()).toBe(40)
+
+    leader.createTopic('later', 5)
+    await outbox.flush({ timeout: 10_000 })
+    const enc = new TextEncoder()
+    for (let p = 0; p < 5; p++) {
+      const log = leader.log('later', p)
+      for (const r of log) expect(toPositive(murmur2(enc.encode(r.key!))) % 5).toBe(p)
+      // Per partition, enqueue order.
+      const expected = keys.map((key, i) => ({ key, value: `v${i}` })).filter((m) => log.some((r) => r.key === m.key))
+      expect(log.map((r) => r.value)).toEqual(expected.map((m) => m.value))
+    }
+    expect([0, 1, 2, 3, 4].reduce((n, p) => n + leader.log('later', p).length, 0)).toBe(40)
+  })
+
+  it('delivers a batch whose answer was lost exactly once (the resend is answered as a duplicate)', async () => {
+    const leader = new FakeLeader()
+    leader.createTopic('t', 1)
+    leader.loseAnswers = 2
+    const outbox = await openOutbox(leader, new MemoryOutboxStore())
+    const [meta] = await outbox.send({ topic: 't', messages: range(0, 5).map((value) => ({ value })) })
+    expect(meta?.baseOffset).toBe('0')
+    expect(leader.duplicates).toBe(2)
+    expect(values(leader, 't')).toEqual(range(0, 5))
+  })
+
+  it('a fresh producer on the same outbox continues its producer id and sequences', async () => {
+    const leader = new FakeLeader()
+    leader.createTopic('t', 1)
+    const store = new MemoryOutboxStore()
+    const a = await openOutbox(leader, store)
+    await a.send({ topic: 't', messages: range(0, 3).map((value) => ({ value })) })
+    leader.reachable = false
+    await a.enqueue({ topic: 't', messages: range(3, 6).map((value) => ({ value })) })
+    await a.close()
+    await expect(a.enqueue({ topic: 't', messages: [{ value: 'x' }] })).rejects.toBeInstanceOf(ClientClosedError)
+
+    const b = await openOutbox(leader, store)
+    await b.enqueue({ topic: 't', messages: range(6, 9).map((value) => ({ value })) })
+    expect(await b.pending()).toBe(6)
+    leader.reachable = true
+    await b.flush({ timeout: 10_000 })
+    const log = leader.log('t', 0)
+    expect(log.map((r) => r.value)).toEqual(range(0, 9))
+    expect(new Set(log.map((r) => r.producerId)).size).toBe(1)
+    expect(log.map((r) => r.sequence)).toEqual(range(0, 9).map((_, i) => i))
+  })
+
+  it('a producer closed mid-flight leaves the batch queued; the next one re-sends it with the same sequences and it is appended once', async () => {
+    const leader = new FakeLeader()
+    leader.createTopic('t', 1)
+    leader.hangAfterAppend = 1
+    const store = new MemoryOutboxStore()
+    const a = await openOutbox(leader, store)
+    const requested: number[] = []
+    a.on('outbox.request', ({ payload }) => requested.push(payload.baseSequence))
+    const sending = a.send({ topic: 't', messages: range(0, 10).map((value) => ({ value })) })
+    await vi.waitFor(() => expect(leader.log('t', 0)).toHaveLength(10), { timeout: 5_000 })
+    await a.close()
+    await expect(sending).rejects.toBeInstanceOf(ClientClosedError)
+    expect(await store.meta()).toMatchObject({ records: 10 })
+
+    const b = await openOutbox(leader, store)
+    b.on('outbox.request', ({ payload }) => requested.push(payload.baseSequence))
+    const delivered: string[] = []
+    b.on('outbox.delivered', ({ payload }) => delivered.push(payload.baseOffset))
+    await b.flush({ timeout: 10_000 })
+    expect(requested).toEqual([0, 0])
+    expect(delivered).toEqual(['0'])
+    expect(leader.duplicates).toBe(1)
+    expect(values(leader, 't')).toEqual(range(0, 10))
+  })
+
+  it('a crash between the acknowledgement and removing the batch re-sends it, deduplicated', async () => {
+    const leader = new FakeLeader()
+    leader.createTopic('t', 1)
+    const store = new MemoryOutboxStore()
+    // The first removal of a delivered batch never reaches the store (the tab died first).
+    let crashed = false
+    const commit = store.commit.bind(store)
+    store.commit = async (change: OutboxChange) => {
+      if (!crashed && change.deleteBatchIds !== undefined && change.released !== undefined) {
+        crashed = true
+        throw new Error('crash (test)')
+      }
+      return commit(change)
+    }
+    const a = await openOutbox(leader, store)
+    await a.enqueue({ topic: 't', messages: range(0, 4).map((value) => ({ value })) })
+    await vi.waitFor(() => expect(crashed).toBe(true), { timeout: 5_000 })
+    await a.close()
+    const b = await openOutbox(leader, store)
+    await b.flush({ timeout: 10_000 })
+    expect(values(leader, 't')).toEqual(range(0, 4))
+    expect(leader.duplicates).toBeGreaterThanOrEqual(1)
+  })
+})
+
+describe('outbox > refusals', () => {
+  it('fails a batch the leader refuses for good, with its typed error, and delivers the rest under a new epoch', async () => {
+    const leader = new FakeLeader()
+    leader.createTopic('t', 1)
+    leader.reachable = false
+    const outbox = await openOutbox(leader, new MemoryOutboxStore(), { maxBatchRecords: 2 })
+    const failed: Array<{ recordIds: number[]; error: Error }> = []
+    outbox.on('outbox.failed', ({ payload }) => failed.push(payload))
+    const sends = [
+      outbox.send({ topic: 't', messages: [{ value: 'a' }, { value: 'b' }] }),
+      outbox.send({ topic: 't', messages: [{ value: 'c' }, { value: 'd' }] }),
+    ]
+    for (const s of sends) s.catch(() => {})
+    leader.refusals.push(new InvalidRecordError('test: refused'))
+    leader.reachable = true
+    await expect(sends[0]).rejects.toBeInstanceOf(InvalidRecordError)
+    await expect(sends[1]).resolves.toEqual([expect.objectContaining({ baseOffset: '0', recordCount: 2 })])
+    expect(failed.map((f) => f.recordIds)).toEqual([[1, 2]])
+    expect(failed[0]?.error.message).toContain('t-0')
+    expect(leader.log('t', 0).map((r) => [r.value, r.epoch, r.sequence])).toEqual([
+      ['c', 1, 2],
+      ['d', 1, 3],
+    ])
+    expect(await outbox.pending()).toBe(0)
+  })
+
+  it('moves a partition to a new epoch when the leader refuses its sequence, and appends the batch once', async () => {
+    const leader = new FakeLeader()
+    leader.createTopic('t', 1)
+    const outbox = await openOutbox(leader, new MemoryOutboxStore())
+    leader.refusals.push(new OutOfOrderSequenceError('test: the leader lost this producer'))
+    await outbox.send({ topic: 't', messages: [{ value: 'a' }] })
+    await outbox.send({ topic: 't', messages: [{ value: 'b' }] })
+    expect(leader.log('t', 0).map((r) => [r.value, r.epoch])).toEqual([
+      ['a', 1],
+      ['b', 1],
+    ])
+  })
+
+  it('refuses an enqueue that would overflow the outbox, storing none of it', async () => {
+    const leader = new FakeLeader()
+    leader.reachable = false
+    const store = new MemoryOutboxStore()
+    const outbox = await openOutbox(leader, store, { maxRecords: 5, maxBytes: 10_000, batchSize: 16_384 })
+    await outbox.enqueue({ topic: 't', messages: range(0, 4).map((value) => ({ value })) })
+    await expect(outbox.enqueue({ topic: 't', messages: range(4, 6).map((value) => ({ value })) })).rejects.toSatisfy(
+      (err) => err instanceof OutboxFullError && err.retriable,
+    )
+    expect(await outbox.pending()).toBe(4)
+    await expect(outbox.enqueue({ topic: 't', messages: [{ value: 'x'.repeat(20_000) }] })).rejects.toBeInstanceOf(
+      RecordTooLargeError,
+    )
+    await expect(outbox.enqueue({ topic: 't', messages: [{ value: 'x'.repeat(9_950) }] })).rejects.toBeInstanceOf(
+      OutboxFullError,
+    )
+    expect(await outbox.pending()).toBe(4)
+  })
+
+  it('allows one producer per outbox at a time', async () => {
+    const leader = new FakeLeader()
+    const store = new MemoryOutboxStore('one-at-a-time')
+    const a = await openOutbox(leader, store)
+    await expect(openOutbox(leader, store)).rejects.toBeInstanceOf(OutboxInUseError)
+    await a.close()
+    await openOutbox(leader, store)
+  })
+
+  it('rejects bad input with typed errors before queueing anything', async () => {
+    const leader = new FakeLeader()
+    const outbox = await openOutbox(leader, new MemoryOutboxStore())
+    await expect(outbox.enqueue({ topic: '', messages: [{ value: 'x' }] })).rejects.toThrow(/topic/)
+    await expect(outbox.enqueue({ topic: 't', messages: [] })).rejects.toThrow(/non-empty/)
+    await expect(outbox.enqueue({ topic: 't', messages: [{ value: 3 as never }] })).rejects.toThrow(/value/)
+    expect(await outbox.pending()).toBe(0)
+    const aborted = AbortSignal.abort(new NetworkError('test: aborted'))
+    await expect(outbox.enqueue({ topic: 't', messages: [{ value: 'x' }], signal: aborted })).rejects.toBeInstanceOf(
+      NetworkError,
+    )
+    expect(await outbox.pending()).toBe(0)
+  })
+})
