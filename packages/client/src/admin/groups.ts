@@ -80,7 +80,15 @@ export async function coordinatorRequest(
   if (target === '') target = (await cluster.metadata([], signalOpts(signal))).peerId
   // At most one redirect: a second NOT_COORDINATOR goes back to the retrier, which refreshes metadata.
   for (let hop = 0; ; hop++) {
-    const response = await cluster.broker(target).groupAdmin(request, signalOpts(signal))
+    let response: GroupAdminResponse
+    try {
+      response = await cluster.broker(target).groupAdmin(request, signalOpts(signal))
+    } catch (err) {
+      // The coordinator's peer is unreachable (stopped, killed): without this every retry would
+      // dial it again until the cached metadata aged out, long after a new leader was elected.
+      cluster.invalidate(CONSUMER_OFFSETS_TOPIC)
+      throw err
+    }
     if (response.errorCode === 0) return response
     if (response.errorCode === ErrorCode.NOT_COORDINATOR && response.coordinatorHint !== undefined && hop === 0) {
       target = response.coordinatorHint
