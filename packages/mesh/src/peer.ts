@@ -157,6 +157,9 @@ export class Peer implements HandlerContext {
         return voters.length === 0 ? [] : placeReplicas(topic.topicId, partition, voters.length, voters)
       },
       observing: (topic, partition) => this.observed.has(topic, partition),
+      // Peers that announce the observer role (browser tabs) may follow any partition led here.
+      admitObserver: (peerId) =>
+        this.membership.members().some((m) => m.peerId === peerId && m.roles.observer && m.status === 'alive'),
       onRaftChange: (hosted) => {
         const leader = hosted.raft.leaderId
         if (this.lastLeaders.get(hosted) !== leader) {

@@ -34,6 +34,8 @@ export interface PartitionManagerOptions {
    * hosted though placement gives it no role, and kept though the leader's assignment names none.
    */
   observing?: (topic: string, partition: number) => boolean
+  /** Whether a peer that is no configured replica may fetch from a partition this peer leads, as an observer. */
+  admitObserver?: (peerId: string) => boolean
 }
 
 /** A sole voter has nobody to wait for: it elects itself at once instead of after an election timeout. */
@@ -156,6 +158,7 @@ export class PartitionManager {
         candidates: () => this.options.candidates?.(view, p) ?? [],
       },
       log,
+      ...(this.options.admitObserver === undefined ? {} : { admitObserver: this.options.admitObserver }),
       store: this.options.factory.quorumStore(view.name, p),
       transport: this.options.transport,
       logger: this.logger,

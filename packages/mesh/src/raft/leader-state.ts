@@ -77,6 +77,8 @@ export class LeaderState {
   private localEndOffset: number
   private voters: readonly string[]
   private readonly observers: readonly string[]
+  /** Observers admitted at their first fetch (peers following the partition by choice). */
+  private readonly admitted = new Set<string>()
   private readonly progress = new Map<string, Progress>()
   private readonly rules: QuorumRules
 
@@ -128,7 +130,7 @@ export class LeaderState {
     for (const id of voters) this.track(id)
     for (const p of [...this.progress.values()]) {
       p.voter = voters.includes(p.id)
-      if (!p.voter && !this.observers.includes(p.id) && this.learner?.id !== p.id) this.progress.delete(p.id)
+      if (!p.voter && !this.isObserver(p.id) && this.learner?.id !== p.id) this.progress.delete(p.id)
     }
     if (this.learner !== undefined && voters.includes(this.learner.id)) this.learner = undefined
     return this.maybeAdvanceHighWatermark()
@@ -143,7 +145,33 @@ export class LeaderState {
   dropLearner(): void {
     const id = this.learner?.id
     this.learner = undefined
-    if (id !== undefined && !this.voters.includes(id) && !this.observers.includes(id)) this.progress.delete(id)
+    if (id !== undefined && !this.voters.includes(id) && !this.isObserver(id)) this.progress.delete(id)
+  }
+
+  private isObserver(id: string): boolean {
+    return this.observers.includes(id) || this.admitted.has(id)
+  }
+
+  /**
+   * Tracks `id` as an observer from its first fetch on (it replicates without counting for the
+   * high watermark). At most `max` are held: when full, those idle for `idleMs` make room, and
+   * if none is, the fetcher is refused. Returns whether `id` may fetch.
+   */
+  admitObserver(id: string, now: number, max: number, idleMs: number): boolean {
+    if (id === this.localId) return false
+    if (this.progress.has(id)) return true
+    if (this.admitted.size >= max) {
+      for (const other of [...this.admitted]) {
+        const p = this.progress.get(other)
+        if (p !== undefined && now - (p.lastFetchAt ?? this.becameLeaderAt) <= idleMs) continue
+        this.admitted.delete(other)
+        this.progress.delete(other)
+      }
+      if (this.admitted.size >= max) return false
+    }
+    this.admitted.add(id)
+    this.track(id)
+    return true
   }
 
   /** Replicas allowed to fetch from this leader: voters, observers and the learner. */

@@ -52,6 +52,8 @@ import type { VoterSet } from './voter-history.js'
 import { trackVoterSets } from './voter-log.js'
 
 const DEFAULT_COMMIT_TIMEOUT_MS = 30_000
+/** Observers admitted at their first fetch that one leader tracks at most (each costs a progress entry). */
+const MAX_ADMITTED_OBSERVERS = 256
 
 /**
  * One partition replica's Raft, pull-based as in KRaft (KIP-595): elections with randomized
@@ -81,6 +83,7 @@ export class PartitionRaft implements RaftCore, RaftRequestHandler {
   readonly logger: Logger
   readonly observerIds: readonly string[]
   readonly placement: ReplicaPlacement | undefined
+  private readonly admitObserver: ((replicaId: string) => boolean) | undefined
   /** The voters it was created with: whom it asks for the leader while its own voter set is unknown. */
   private readonly initialVoters: readonly string[]
   readonly stats: RaftStats = { votersAdded: 0, votersRemoved: 0, leadershipTransfers: 0 }
@@ -100,6 +103,7 @@ export class PartitionRaft implements RaftCore, RaftRequestHandler {
     this.partition = init.partition
     this.observerIds = [...observers]
     this.placement = init.placement
+    this.admitObserver = init.admitObserver
     this.initialVoters = [...init.voters]
     this.localId = init.localId
     // Every write to the log goes through this, so the voter set follows the log's VotersRecords.
@@ -301,6 +305,12 @@ export class PartitionRaft implements RaftCore, RaftRequestHandler {
     return answerTimeoutNow(this, request)
   }
 
+  /** A fetcher outside the configured replicas, admitted as an observer if the peer allows it. */
+  private admit(s: LeaderState, replicaId: string): boolean {
+    if (this.admitObserver?.(replicaId) !== true) return false
+    return s.admitObserver(replicaId, this.clock.now(), MAX_ADMITTED_OBSERVERS, this.config.fetchTimeoutMs * 10)
+  }
+
   /** A replica fetches (on the leader); held open up to its maxWaitMs while it is caught up. */
   async handleFetch(
     request: ReplicaFetchRequest,
@@ -311,7 +321,10 @@ export class PartitionRaft implements RaftCore, RaftRequestHandler {
     // The replica path serves records above the high watermark: only the leader's replicas may
     // fetch them. Elsewhere anyone may ask who leads (a learner looking for its leader does).
     const s = this.phase === 'running' ? this.quorum.state : undefined
-    if (r.replicaId === this.localId || (s?.role === 'leader' && !s.isReplica(r.replicaId))) {
+    if (
+      r.replicaId === this.localId ||
+      (s?.role === 'leader' && !s.isReplica(r.replicaId) && !this.admit(s, r.replicaId))
+    ) {
       throw new InvalidRequestError(`${this.partition}: ${r.replicaId} is not a replica of this partition`)
     }
     const answer = answerReplicaFetch(this, this.fetchWaiters, r, options.signal)

@@ -187,6 +187,11 @@ export interface PartitionRaftInit {
   votersOffset?: number
   /** Peer ids that replicate but never vote or count. */
   observers?: readonly string[]
+  /**
+   * Whether a peer outside the configured replicas may replicate as an observer (the leader asks
+   * at its first fetch): a browser peer following the partition. Default: nobody may.
+   */
+  admitObserver?: (replicaId: string) => boolean
   /** How the leader finds replacement voters; without it, voters are never replaced. */
   placement?: ReplicaPlacement
   /** The replica's log; the caller opens and closes it. */
