@@ -1,7 +1,15 @@
 import { playwright } from '@vitest/browser-playwright'
 import { defaultClientConditions, defaultServerConditions } from 'vite'
 import { defineConfig } from 'vitest/config'
-import { setStorageQuota, startPeerProcessForPage, stopPeerProcess } from './test/browser-commands.ts'
+import {
+  consumePartitionFromNode,
+  freezePeerProcess,
+  pausePeerProcess,
+  restartPeerProcess,
+  setStorageQuota,
+  startPeerProcessForPage,
+  stopPeerProcess,
+} from './test/browser-commands.ts'
 import { chromiumArgs, chromiumPath } from './test/chromium.ts'
 
 // Workspace packages are resolved to their TypeScript sources through the custom
@@ -33,13 +41,17 @@ export default defineConfig({
         optimizeDeps: {
           include: [
             '@libp2p/circuit-relay-v2',
+            '@libp2p/crypto/keys',
+            '@libp2p/gossipsub',
             '@libp2p/identify',
             '@libp2p/noise',
             '@libp2p/peer-id',
+            '@libp2p/ping',
             '@libp2p/webrtc',
             '@libp2p/websockets',
             '@libp2p/yamux',
             '@multiformats/multiaddr',
+            'idb',
             'libp2p',
             'protons-runtime',
             'uint8arraylist',
@@ -54,9 +66,22 @@ export default defineConfig({
             enabled: true,
             headless: true,
             screenshotFailures: false,
-            provider: playwright({ launchOptions: { executablePath: chromiumPath(), args: chromiumArgs } }),
+            provider: playwright({
+              launchOptions: { executablePath: chromiumPath(), args: chromiumArgs },
+              // With media permission Chromium exposes host ICE candidates instead of mDNS names,
+              // which browser-to-browser WebRTC on loopback needs (PLATFORM.md).
+              contextOptions: { permissions: ['microphone', 'camera'] },
+            }),
             instances: [{ browser: 'chromium' }],
-            commands: { setStorageQuota, startPeerProcessForPage, stopPeerProcess },
+            commands: {
+              freezePeerProcess,
+              setStorageQuota,
+              startPeerProcessForPage,
+              stopPeerProcess,
+              pausePeerProcess,
+              restartPeerProcess,
+              consumePartitionFromNode,
+            },
           },
         },
       },

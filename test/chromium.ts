@@ -14,6 +14,8 @@ export const chromiumArgs = [
   '--disable-component-update',
   '--disable-sync',
   '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1',
+  // WebRTC between browsers on loopback gathers no ICE candidates without it (PLATFORM.md).
+  '--allow-loopback-in-peer-connection',
 ]
 
 export function chromiumPath(): string {
