@@ -55,6 +55,12 @@ export async function openApp(page: Page, peer: PeerProcess, view = 'peers'): Pr
   await page.locator('[data-testid="status"][data-state="online"]').waitFor({ timeout: 45_000 })
 }
 
+/** Switches the app to a view by its tab, as a user would (the page keeps its state and charts). */
+export async function showView(page: Page, view: string): Promise<void> {
+  await page.getByTestId(`tab-${view}`).click()
+  await page.getByTestId(`view-${view}`).waitFor({ state: 'visible', timeout: 5_000 })
+}
+
 /** Saves a full-page screenshot as test-artifacts/web/<name>.png and returns its path. */
 export async function screenshot(page: Page, name: string): Promise<string> {
   await mkdir(ARTIFACTS, { recursive: true })

@@ -31,6 +31,12 @@ export class Series {
     return [[...this.times], ...this.names().map((n) => [...this.lines.get(n)!])]
   }
 
+  /** The largest value of a line in the window (null when it has none). */
+  peak(name: string): number | null {
+    const values = (this.lines.get(name) ?? []).filter((v): v is number => v !== null)
+    return values.length === 0 ? null : Math.max(...values)
+  }
+
   latest(name: string): number | null {
     const line = this.lines.get(name)
     return line === undefined ? null : (line[line.length - 1] ?? null)

@@ -15,6 +15,8 @@ describe('web > series', () => {
       [10, 20, 40],
     ])
     expect(s.latest('b')).toBe(40)
+    expect(s.peak('a')).toBe(4)
+    expect(s.peak('missing')).toBeNull()
     expect(s.latest('missing')).toBeNull()
   })
 

@@ -35,10 +35,22 @@ export class Chart {
 
   update(series: Series, width: number): void {
     const names = series.names()
-    this.legend.textContent =
-      names.length === 0
-        ? 'no data yet'
-        : names.map((n) => `${n}: ${format(series.latest(n))} ${this.unit}`).join(' · ')
+    this.legend.replaceChildren(
+      ...(names.length === 0
+        ? ['no data yet']
+        : names.map((n) =>
+            h(
+              'span',
+              {
+                class: 'chart-line',
+                'data-line': n,
+                'data-latest': series.latest(n) ?? '',
+                'data-peak': series.peak(n) ?? '',
+              },
+              `${n}: now ${format(series.latest(n))}, peak ${format(series.peak(n))} ${this.unit}`,
+            ),
+          )),
+    )
     if (series.times.length < 2 || names.length === 0) return
     if (this.plot === undefined || names.join('\0') !== this.names.join('\0')) {
       this.plot?.destroy()

@@ -27,19 +27,25 @@ export function renderGroups(root: HTMLElement, groups: GroupDetail[] | undefine
             ` · ${g.state} · generation ${g.generation} · ${g.protocol || 'no protocol'} · lag ${totalLag}`,
           ),
         ),
-        table(
-          `members-${g.groupId}`,
-          ['member', 'instance', 'client', 'assignment'],
-          g.members.map((m) => ({
-            attrs: { 'data-member': m.memberId },
-            cells: [
-              m.memberId,
-              m.groupInstanceId ?? '—',
-              m.clientId,
-              m.assignment.map((a) => `${a.topic}[${a.partitions.join(',')}]`).join(' ') || 'nothing',
-            ],
-          })),
-        ),
+        g.members.length === 0
+          ? h(
+              'p',
+              { class: 'muted', 'data-testid': `members-${g.groupId}` },
+              'No members: offsets stay committed for the next one.',
+            )
+          : table(
+              `members-${g.groupId}`,
+              ['member', 'instance', 'client', 'assignment'],
+              g.members.map((m) => ({
+                attrs: { 'data-member': m.memberId },
+                cells: [
+                  m.memberId,
+                  m.groupInstanceId ?? '—',
+                  m.clientId,
+                  m.assignment.map((a) => `${a.topic}[${a.partitions.join(',')}]`).join(' ') || 'nothing',
+                ],
+              })),
+            ),
         table(
           `offsets-${g.groupId}`,
           ['topic', 'partition', 'committed', 'log end', 'lag'],

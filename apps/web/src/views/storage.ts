@@ -33,9 +33,17 @@ export function renderStorage(
       'dl',
       { 'data-testid': 'storage' },
       h('dt', {}, 'storage used'),
-      h('dd', { 'data-testid': 'storage-usage' }, storage?.usage === undefined ? 'unknown' : bytes(storage.usage)),
+      h(
+        'dd',
+        { 'data-testid': 'storage-usage', 'data-bytes': storage?.usage },
+        storage?.usage === undefined ? 'unknown' : bytes(storage.usage),
+      ),
       h('dt', {}, 'quota'),
-      h('dd', { 'data-testid': 'storage-quota' }, storage?.quota === undefined ? 'unknown' : bytes(storage.quota)),
+      h(
+        'dd',
+        { 'data-testid': 'storage-quota', 'data-bytes': storage?.quota },
+        storage?.quota === undefined ? 'unknown' : bytes(storage.quota),
+      ),
       h('dt', {}, 'share of quota'),
       h(
         'dd',
