@@ -2,9 +2,6 @@
 import type { PartitionLog } from '@tributary/log'
 import { decodeRecordBatchSync, iterateBatches } from '@tributary/wire'
 
-/** Bit 5 of a batch's attributes: a control batch (a leader's epoch marker), no user records. */
-const CONTROL_FLAG = 0x20
-
 export function uniqueName(prefix: string): string {
   return `${prefix}-${Date.now().toString(36)}-${Math.floor(Math.random() * 1e9).toString(36)}`
 }
@@ -34,7 +31,7 @@ export function valuesOf(bytes: Uint8Array): string[] {
   const text = new TextDecoder()
   const values: string[] = []
   for (const { pos, header } of iterateBatches(bytes)) {
-    if ((header.attributes & CONTROL_FLAG) !== 0) continue
+    if (header.control) continue
     for (const record of decodeRecordBatchSync(bytes, pos, { verifyCrc: true }).records) {
       values.push(record.value === null ? '' : text.decode(record.value))
     }
@@ -54,4 +51,11 @@ export async function readValues(log: PartitionLog, from: number, maxOffset = lo
     offset = read.nextOffset
   }
   return values
+}
+
+/** One past the last offset of the last batch in `records` (0 when empty). */
+export function nextOffsetAfter(records: Uint8Array): number {
+  let next = 0
+  for (const { header } of iterateBatches(records)) next = header.baseOffset + header.lastOffsetDelta + 1
+  return next
 }
