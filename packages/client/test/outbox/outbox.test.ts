@@ -165,20 +165,22 @@ describe('outbox > delivery', () => {
     const leader = new FakeLeader()
     leader.createTopic('t', 1)
     const store = new MemoryOutboxStore()
-    // The first removal of a delivered batch never reaches the store (the tab died first).
+    // The first removal of a delivered batch, and every write after it, never reaches the store (the tab died).
     let crashed = false
     const commit = store.commit.bind(store)
-    store.commit = async (change: OutboxChange) => {
-      if (!crashed && change.deleteBatchIds !== undefined && change.released !== undefined) {
+    const crashing = async (change: OutboxChange) => {
+      if (crashed || (change.deleteBatchIds !== undefined && change.released !== undefined)) {
         crashed = true
         throw new Error('crash (test)')
       }
       return commit(change)
     }
+    store.commit = crashing
     const a = await openOutbox(leader, store)
     await a.enqueue({ topic: 't', messages: range(0, 4).map((value) => ({ value })) })
     await vi.waitFor(() => expect(crashed).toBe(true), { timeout: 5_000 })
     await a.close()
+    store.commit = commit
     const b = await openOutbox(leader, store)
     await b.flush({ timeout: 10_000 })
     expect(values(leader, 't')).toEqual(range(0, 4))
