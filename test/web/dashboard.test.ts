@@ -77,25 +77,36 @@ describe('web app > dashboard views', () => {
     await closeAll()
   }, 60_000)
 
-  it('peers: both Node peers, as voters, alive, with the page itself', async () => {
+  it('peers: both Node peers as voters, and this tab as a browser observer', async () => {
     await showView(page, 'peers')
-    const rows = page.getByTestId('peers-table').locator('tbody tr')
-    await expect.poll(() => rows.count(), { timeout: 20_000 }).toBe(2)
-    for (const peer of [a, b]) {
-      const cells = await rowsOf(page, 'peers-table', `tr[data-peer="${peer.peerId}"]`)
-      expect(cells).toHaveLength(1)
-      // peer, kind, transport, role, connection, status, version, notes
-      expect(cells[0]!.slice(1, 6)).toEqual(['node', 'tcp, ws', 'voter', 'direct', 'alive'])
-    }
-    const servedBy = await rowsOf(page, 'peers-table', `tr[data-peer="${a.peerId}"]`)
-    expect(servedBy[0]![7]).toContain('served this page')
-    const self = await page.evaluate(() => document.body.dataset.selfId)
+    expect(await page.evaluate(() => document.body.dataset.source)).toBe('peer')
+    const self = (await page.evaluate(() => document.body.dataset.selfId))!
     expect(self).toMatch(/^12D3Koo/)
+    expect([a.peerId, b.peerId]).not.toContain(self)
+    const rows = page.getByTestId('peers-table').locator('tbody tr')
+    await expect.poll(() => rows.count(), { timeout: 30_000 }).toBe(3)
+    // Columns: peer, kind, transport, role, connection, link from this tab, status, version, notes.
+    for (const peer of [a, b]) {
+      const cells = (await rowsOf(page, 'peers-table', `tr[data-peer="${peer.peerId}"]`))[0]!
+      expect(cells.slice(1, 5)).toEqual(['node', 'tcp, ws', 'voter', 'direct'])
+      expect(cells[6]).toBe('alive')
+    }
+    const servedBy = (await rowsOf(page, 'peers-table', `tr[data-peer="${a.peerId}"]`))[0]!
+    expect(servedBy[5]).toContain('ws direct')
+    expect(servedBy[8]).toContain('served this page')
+    await expect
+      .poll(async () => (await rowsOf(page, 'peers-table', `tr[data-peer="${self}"]`))[0]?.slice(1, 4), {
+        timeout: 30_000,
+      })
+      .toEqual(['browser', 'relay, webrtc', 'observer'])
+    const selfRow = (await rowsOf(page, 'peers-table', `tr[data-peer="${self}"]`))[0]!
+    expect(selfRow[6]).toBe('alive')
+    expect(selfRow[8]).toContain('this tab')
     expect(await page.getByTestId('self').locator('[data-peer-id]').getAttribute('data-peer-id')).toBe(self)
     await screenshot(page, 'peers')
   }, 60_000)
 
-  it('topics: every partition with its leader, voters, high watermark and the follower replica', async () => {
+  it('topics: every partition with its leader, voters, high watermark and follower; this tab replicates as an observer', async () => {
     await showView(page, 'topics')
     const described = JSON.parse(await cli(['topics', 'describe', 'orders', '--format', 'json'], a)) as Array<{
       partitions: DescribedPartitionJson[]
@@ -140,8 +151,25 @@ describe('web app > dashboard views', () => {
         .evaluateAll((els) => els.map((el) => el.getAttribute('data-peer-id')))
       expect(voterIds.sort()).toEqual([...p.voters].sort())
     }
-    // 12 records over the two partitions, whatever the keys hashed to (offsets may start past 0).
     expect(await page.locator('section.topic[data-topic="audit"]').count()).toBe(1)
+
+    // The tab is a peer: asked to, it replicates 'orders' as an observer and catches up.
+    const self = (await page.evaluate(() => document.body.dataset.selfId))!
+    await page.getByTestId('observe-orders').click()
+    await page.getByTestId('replicated-orders').waitFor({ timeout: 30_000 })
+    for (const p of partitions) {
+      await expect
+        .poll(
+          async () => {
+            const row = (
+              await rowsOf(page, table, `tr.replica-row[data-partition="${p.partition}"][data-replica="${self}"]`)
+            )[0]
+            return row === undefined ? undefined : { role: row[1], logEnd: row[9], lag: row[10] }
+          },
+          { timeout: 30_000 },
+        )
+        .toEqual({ role: 'observer', logEnd: p.highWatermark, lag: '0' })
+    }
     await screenshot(page, 'topics')
   }, 60_000)
 
@@ -214,7 +242,7 @@ describe('web app > dashboard views', () => {
     await screenshot(page, 'charts')
   }, 60_000)
 
-  it('storage: the browser’s own estimate for this origin', async () => {
+  it('storage: the browser’s estimate for this origin and this tab’s replicas', async () => {
     await showView(page, 'storage')
     const estimate = await page.evaluate(() => navigator.storage.estimate())
     await expect
@@ -222,6 +250,9 @@ describe('web app > dashboard views', () => {
       .toBe(String(estimate.quota))
     expect(Number(await page.getByTestId('storage-usage').getAttribute('data-bytes'))).toBeGreaterThanOrEqual(0)
     expect(await page.getByTestId('outbox').textContent()).toMatch(/outbox|waiting to be delivered/)
+    // The replicas of 'orders' this tab took in the topics test: two partitions, some bytes.
+    await expect.poll(() => page.getByTestId('peer-replicas').textContent(), { timeout: 20_000 }).toBe('2')
+    expect(Number(await page.getByTestId('peer-log-bytes').getAttribute('data-bytes'))).toBeGreaterThan(0)
     await screenshot(page, 'storage')
   }, 60_000)
 })

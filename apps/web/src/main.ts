@@ -7,6 +7,7 @@ import './style.css'
 import { type Bootstrap, fetchBootstrap } from './bootstrap.js'
 import { errorText, h } from './dom.js'
 import { connectMesh, type GroupDetail, type MeshSource } from './mesh-source.js'
+import { startPagePeer } from './peer-source.js'
 import { rates, Series } from './series.js'
 import { Chart } from './views/charts.js'
 import { renderGroups } from './views/groups.js'
@@ -83,7 +84,11 @@ async function connect(): Promise<void> {
     status('connecting', attempt === 1 ? 'connecting to the mesh…' : `connecting to the mesh (attempt ${attempt})…`)
     try {
       bootstrap = await fetchBootstrap('/bootstrap.json', AbortSignal.timeout(POLL_TIMEOUT_MS))
-      source = await connectMesh(bootstrap, AbortSignal.timeout(30_000))
+      // The tab is a peer of the mesh unless asked to be a light client (?mode=client).
+      source =
+        new URLSearchParams(location.search).get('mode') === 'client'
+          ? await connectMesh(bootstrap, AbortSignal.timeout(30_000))
+          : await startPagePeer(bootstrap)
       document.body.dataset.selfId = source.selfId
       document.body.dataset.source = source.kind
       return
@@ -113,6 +118,7 @@ async function poll(mesh: MeshSource): Promise<void> {
     )
   ).filter((g): g is GroupDetail => g !== undefined)
   storage = await readStorage().catch(() => storage)
+  const peerStorage = await mesh.peerStorage().catch(() => undefined)
 
   const now = Date.now()
   const totals = new Map<string, number>()
@@ -132,11 +138,15 @@ async function poll(mesh: MeshSource): Promise<void> {
     Object.fromEntries(groups.map((g) => [g.groupId, g.offsets.reduce((s, o) => s + Math.max(0, Number(o.lag)), 0)])),
   )
 
-  const context = { selfId: mesh.selfId, servedBy: bootstrap?.peerId ?? '', sourceKind: mesh.kind }
+  const context = { selfId: mesh.selfId, servedBy: bootstrap?.peerId ?? '', sourceKind: mesh.kind, links: mesh.links() }
   renderPeers(sections.get('peers')!, cluster, context)
-  renderTopics(sections.get('topics')!, topics)
+  renderTopics(sections.get('topics')!, topics, {
+    canObserve: mesh.kind === 'peer',
+    observed: mesh.observed(),
+    observe: (topic) => mesh.observe(topic),
+  })
   renderGroups(sections.get('groups')!, groups, groupErrors)
-  renderStorage(sections.get('storage')!, storage, mesh.outbox(), mesh.kind)
+  renderStorage(sections.get('storage')!, storage, mesh.outbox(), mesh.kind, peerStorage)
   produce.setTopics(topics.map((t) => t.name))
   const width = main.clientWidth - 32
   throughputChart.update(throughput, width)
@@ -151,7 +161,7 @@ async function poll(mesh: MeshSource): Promise<void> {
 }
 
 async function run(): Promise<void> {
-  renderStorage(sections.get('storage')!, await readStorage().catch(() => undefined), undefined, 'sdk')
+  renderStorage(sections.get('storage')!, await readStorage().catch(() => undefined), undefined, 'sdk', undefined)
   await connect()
   for (;;) {
     if (!navigator.onLine) status('offline', 'offline: the browser has no network; showing the last data seen')

@@ -1,8 +1,8 @@
 /**
- * Where the page's view of the mesh comes from. Today the page connects with the SDK's browser
- * light node (`Tributary.connect`: WebSockets to the Node peer that served the page, no local
- * partitions); the views only see this module, so switching the page to a full browser peer
- * (and `Tributary.fromPeer`) changes nothing else.
+ * Where the page's view of the mesh comes from: a Tributary connection, either this tab as a
+ * browser peer (peer-source.ts, the default) or the SDK's browser light node (`connectMesh`:
+ * WebSockets to the Node peer that served the page, no local partitions; `?mode=client`). The
+ * views only see the MeshSource interface.
  */
 import {
   type ClusterDescription,
@@ -31,6 +31,16 @@ export interface TailHandle {
   stop(): Promise<void>
 }
 
+/** A browser peer's own storage: its replicas' bytes and the budget retention keeps them under. */
+export interface PeerStorageStatus {
+  logBytes: number
+  budgetBytes: number | undefined
+  persisted: boolean
+  replicas: number
+  /** The last write refused for quota, if any. */
+  lastError: string | undefined
+}
+
 /** What the outbox panel shows; undefined when this build's producer has no outbox. */
 export interface OutboxStatus {
   pending: number
@@ -52,6 +62,14 @@ export interface MeshSource {
   ): Promise<{ partition: number; offset: string }>
   tail(topic: string, onRecord: (record: TailRecord) => void, signal: AbortSignal): Promise<TailHandle>
   outbox(): OutboxStatus | undefined
+  /** Replicates every partition of `topic` in this tab (peers only). */
+  observe(topic: string): Promise<void>
+  /** Topics this tab holds replicas of (empty for a light client). */
+  observed(): string[]
+  /** Remote addresses of this tab's open connections, by peer id (empty when unknown). */
+  links(): Map<string, string[]>
+  /** This tab's replica storage; undefined for a light client, which stores nothing. */
+  peerStorage(): Promise<PeerStorageStatus | undefined>
   close(): Promise<void>
 }
 
@@ -139,6 +157,22 @@ export class TributarySource implements MeshSource {
     // The offline outbox is optional in the SDK build: show its pending count when the producer has one.
     const outbox = (this.producer as { outbox?: { pending?: unknown } } | undefined)?.outbox
     return typeof outbox?.pending === 'number' ? { pending: outbox.pending } : undefined
+  }
+
+  async observe(_topic: string): Promise<void> {
+    throw new Error('this tab is a light client: it cannot hold replicas')
+  }
+
+  observed(): string[] {
+    return []
+  }
+
+  links(): Map<string, string[]> {
+    return new Map()
+  }
+
+  async peerStorage(): Promise<PeerStorageStatus | undefined> {
+    return undefined
   }
 
   async close(): Promise<void> {

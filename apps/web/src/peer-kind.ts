@@ -24,12 +24,7 @@ export interface PeerRow {
 
 export function describeMember(member: MemberInfo): PeerRow {
   const transports = new Set<string>()
-  for (const address of member.addresses) {
-    const parts = address.split('/')
-    if (parts.includes('webrtc') || parts.includes('webrtc-direct')) transports.add('webrtc')
-    else if (parts.includes('ws') || parts.includes('wss')) transports.add(parts.includes('wss') ? 'wss' : 'ws')
-    else if (parts.includes('tcp')) transports.add('tcp')
-  }
+  for (const address of member.addresses) transports.add(transportOf(address))
   const relayed = member.addresses.filter((a) => a.includes('/p2p-circuit'))
   const connection =
     member.addresses.length === 0 ? 'unknown' : relayed.length === member.addresses.length ? 'relayed' : 'direct'
@@ -42,4 +37,30 @@ export function describeMember(member: MemberInfo): PeerRow {
     status: member.status,
     version: member.version,
   }
+}
+
+/**
+ * The transport an address reaches its peer by. Behind `/p2p-circuit` only the part after the
+ * circuit counts: `…/p2p-circuit/webrtc` is WebRTC signalled through the relay, a bare circuit is
+ * the relay itself carrying the traffic.
+ */
+export function transportOf(address: string): string {
+  const parts = address.split('/')
+  const circuit = parts.indexOf('p2p-circuit')
+  const own = circuit === -1 ? parts : parts.slice(circuit + 1)
+  if (own.includes('webrtc') || own.includes('webrtc-direct')) return 'webrtc'
+  if (circuit !== -1) return 'relay'
+  if (own.includes('wss')) return 'wss'
+  if (own.includes('ws')) return 'ws'
+  if (own.includes('tcp')) return 'tcp'
+  return 'other'
+}
+
+/** How this tab is linked to a peer right now, from its open connections' remote addresses. */
+export function describeLink(remoteAddresses: string[]): string {
+  if (remoteAddresses.length === 0) return 'not connected'
+  // A WebRTC link is negotiated through a relay but then direct; a bare circuit stays relayed.
+  return [...new Set(remoteAddresses.map((a) => (transportOf(a) === 'relay' ? 'relayed' : `${transportOf(a)} direct`)))]
+    .sort()
+    .join(', ')
 }

@@ -3,7 +3,7 @@
  * and the outbox live there) and the outbox's pending count when the SDK build has an outbox.
  */
 import { h } from '../dom.js'
-import type { OutboxStatus } from '../mesh-source.js'
+import type { OutboxStatus, PeerStorageStatus } from '../mesh-source.js'
 
 export interface StorageInfo {
   usage: number | undefined
@@ -23,6 +23,7 @@ export function renderStorage(
   storage: StorageInfo | undefined,
   outbox: OutboxStatus | undefined,
   sourceKind: 'sdk' | 'peer',
+  peer: PeerStorageStatus | undefined,
 ): void {
   const percent =
     storage?.usage !== undefined && storage.quota !== undefined && storage.quota > 0
@@ -71,6 +72,23 @@ export function renderStorage(
         {},
         sourceKind === 'peer' ? 'a peer: replicas are kept in IndexedDB' : 'a light client: it keeps no replicas',
       ),
+      ...(peer === undefined
+        ? []
+        : [
+            h('dt', {}, 'replicas here'),
+            h('dd', { 'data-testid': 'peer-replicas' }, String(peer.replicas)),
+            h('dt', {}, 'replica bytes'),
+            h(
+              'dd',
+              { 'data-testid': 'peer-log-bytes', 'data-bytes': peer.logBytes },
+              bytes(peer.logBytes),
+              peer.budgetBytes === undefined
+                ? ''
+                : ` of a ${bytes(peer.budgetBytes)} budget (retention keeps them under it)`,
+            ),
+            h('dt', {}, 'last storage error'),
+            h('dd', { class: peer.lastError === undefined ? '' : 'error' }, peer.lastError ?? 'none'),
+          ]),
     ),
   )
 }

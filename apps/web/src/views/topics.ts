@@ -4,9 +4,17 @@
  * as its leader sees it.
  */
 import type { DescribedTopic } from '@tributary/client'
-import { h, shortId, table } from '../dom.js'
+import { errorText, h, shortId, table } from '../dom.js'
 
-export function renderTopics(root: HTMLElement, topics: DescribedTopic[] | undefined): void {
+export interface ReplicaControls {
+  /** This tab is a peer and can hold replicas. */
+  canObserve: boolean
+  /** Topics this tab holds replicas of. */
+  observed: string[]
+  observe(topic: string): Promise<void>
+}
+
+export function renderTopics(root: HTMLElement, topics: DescribedTopic[] | undefined, controls: ReplicaControls): void {
   if (topics === undefined) {
     root.replaceChildren(h('p', { class: 'muted' }, 'waiting for the mesh…'))
     return
@@ -26,7 +34,12 @@ export function renderTopics(root: HTMLElement, topics: DescribedTopic[] | undef
           'h3',
           {},
           topic.name,
-          h('span', { class: 'muted' }, ` · ${topic.partitions.length} partitions · RF ${topic.replicationFactor}`),
+          replicaControl(topic.name, controls),
+          h(
+            'span',
+            { class: 'muted' },
+            ` · ${topic.partitions.length} partition${topic.partitions.length === 1 ? '' : 's'} · RF ${topic.replicationFactor}`,
+          ),
         ),
         table(
           `partitions-${topic.name}`,
@@ -69,7 +82,8 @@ export function renderTopics(root: HTMLElement, topics: DescribedTopic[] | undef
                 '',
                 '',
                 '',
-                p.inSyncVoters.includes(r.peerId) ? 'in sync' : 'behind',
+                // Only voters count toward the in-sync set; an observer is never in it.
+                r.voter ? (p.inSyncVoters.includes(r.peerId) ? 'in sync' : 'behind') : '—',
                 '',
                 '',
                 offset(r.logEndOffset),
@@ -81,6 +95,27 @@ export function renderTopics(root: HTMLElement, topics: DescribedTopic[] | undef
       ),
     ),
   )
+}
+
+/** "Replicate in this tab" for a peer tab, or a note that it already does. */
+function replicaControl(topic: string, controls: ReplicaControls): HTMLElement | string {
+  if (!controls.canObserve) return ''
+  if (controls.observed.includes(topic)) {
+    return h('span', { class: 'badge', 'data-testid': `replicated-${topic}` }, 'replicated in this tab')
+  }
+  const button = h(
+    'button',
+    { type: 'button', class: 'inline', 'data-testid': `observe-${topic}` },
+    'Replicate in this tab',
+  )
+  button.addEventListener('click', () => {
+    button.disabled = true
+    button.textContent = 'starting replicas…'
+    controls.observe(topic).catch((err: unknown) => {
+      button.textContent = `could not replicate: ${errorText(err)}`
+    })
+  })
+  return button
 }
 
 function offset(value: string): string {
