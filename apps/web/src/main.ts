@@ -24,6 +24,7 @@ const RECONNECT_MS = 5_000
 /** Groups described per poll: each costs a coordinator round trip and offset lookups. */
 const MAX_GROUPS = 20
 const CHART_POINTS = 150
+const NO_LINKS = 'offline: no connection to any peer of the mesh; reconnecting, showing the last data seen'
 
 const VIEWS = [
   ['peers', 'Peers'],
@@ -154,6 +155,11 @@ async function poll(mesh: MeshSource): Promise<void> {
   document.body.dataset.polledAt = String(now)
 
   const alive = cluster.peers.filter((p) => p.status === 'alive').length
+  // A peer tab answers from its own state even when cut off, so ask its connections instead.
+  if (mesh.kind === 'peer' && mesh.links().size === 0) {
+    status('offline', NO_LINKS)
+    return
+  }
   status(
     'online',
     `${mesh.kind === 'peer' ? 'peer of' : 'connected to'} the mesh through …${(bootstrap?.peerId ?? '').slice(-8)} · ${alive} peer${alive === 1 ? '' : 's'} alive · ${topics.length} topic${topics.length === 1 ? '' : 's'}`,
@@ -165,26 +171,28 @@ async function run(): Promise<void> {
   await connect()
   for (;;) {
     if (!navigator.onLine) status('offline', 'offline: the browser has no network; showing the last data seen')
+    else if (source!.kind === 'peer' && source!.links().size === 0) status('offline', NO_LINKS)
     else {
       try {
         await poll(source!)
       } catch (err) {
-        status(
-          'offline',
-          `lost the mesh: ${errorText(err)} — retrying every ${POLL_MS / 1000} s; showing the last data seen`,
-        )
+        const reason =
+          err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')
+            ? `no answer from the mesh within ${POLL_TIMEOUT_MS / 1000} s`
+            : errorText(err)
+        status('offline', `lost the mesh: ${reason} — retrying every ${POLL_MS / 1000} s; showing the last data seen`)
       }
     }
+    // Wait for the next poll, or less if the browser comes back online; the listener goes either way.
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, POLL_MS)
-      window.addEventListener(
-        'online',
-        () => {
-          clearTimeout(timer)
-          resolve()
-        },
-        { once: true },
-      )
+      const wake = new AbortController()
+      const done = (): void => {
+        clearTimeout(timer)
+        wake.abort()
+        resolve()
+      }
+      const timer = setTimeout(done, POLL_MS)
+      window.addEventListener('online', done, { signal: wake.signal })
     })
   }
 }
