@@ -33,6 +33,8 @@ export const MAX_ERROR_MESSAGE_LENGTH = 1024
 export const MAX_OFFSET_METADATA_LENGTH = 4096
 /** Kafka's timeouts are int32 milliseconds. */
 export const MAX_TIMEOUT_MS = 2_147_483_647
+/** The longest a coordinator may park a heartbeat's answer (a member asks for about two heartbeat intervals). */
+export const MAX_HEARTBEAT_WAIT_MS = 120_000
 
 export const CONSUMER_PROTOCOL_TYPE = 'consumer'
 /** The internal compacted topic holding committed offsets and group metadata. */

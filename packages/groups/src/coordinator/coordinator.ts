@@ -29,6 +29,7 @@ import { handleJoin } from './join.js'
 import { handleHeartbeat, handleLeave, handleSync } from './membership.js'
 import { committedOffsets, handleCommit } from './offsets.js'
 import { type CoordinatorOutput, OutputBuilder } from './output.js'
+import { answerDueHeartbeats, nextParkedDue } from './parked-heartbeats.js'
 import {
   afterRemoval,
   joinPhaseDone,
@@ -153,6 +154,7 @@ export class GroupCoordinator {
         }
       }
       maybeCompleteJoin(group, ctx)
+      answerDueHeartbeats(group, ctx)
     }
     return out.build()
   }
@@ -170,6 +172,7 @@ export class GroupCoordinator {
       }
       consider(group.syncDeadline)
       consider(group.holds.nextFenceExpiry())
+      consider(nextParkedDue(group))
     }
     return next
   }

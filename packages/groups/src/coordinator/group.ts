@@ -23,6 +23,14 @@ export interface PendingJoin {
   requestId: number
 }
 
+/** A heartbeat whose answer the coordinator holds until a rebalance starts or `until`. */
+export interface ParkedHeartbeat {
+  groupId: string
+  sender: string
+  requestId: number
+  until: number
+}
+
 export interface MemberState {
   memberId: string
   groupInstanceId: string | undefined
@@ -37,6 +45,8 @@ export interface MemberState {
   lastRequestId: number
   /** Its join in the current rebalance, answered when the rebalance completes. */
   pendingJoin: PendingJoin | undefined
+  /** Its latest heartbeat, held so that a rebalance reaches it at once (HeartbeatBody.maxWaitMs). */
+  parkedHeartbeat?: ParkedHeartbeat | undefined
   /** Its partitions in the current generation. */
   assignment: TopicPartition[]
   /** It fetched the current generation's assignment. */

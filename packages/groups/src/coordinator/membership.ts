@@ -16,6 +16,7 @@ import type { GroupRequest, HeartbeatBody, LeaveGroupBody, RequestHeader, SyncGr
 import { keyOf } from '../topic-partition.js'
 import type { HandlerContext } from './context.js'
 import type { ConsumerGroup, MemberState } from './group.js'
+import { answerParkedHeartbeat } from './parked-heartbeats.js'
 import { afterRemoval, removeMember } from './rebalance.js'
 
 /** The member a request comes from, or undefined after answering why it is not one. */
@@ -124,7 +125,17 @@ export function handleHeartbeat(
   } else if (group.state === 'PreparingRebalance') {
     ctx.out.fail(req, new RebalanceInProgressError(`group ${group.groupId} is rebalancing; rejoin`), true)
   } else {
-    ctx.out.respond(req, { kind: 'heartbeat' }, { sessionRenewed: true })
+    // The previous parked heartbeat is answered now: the member keeps one in waiting at a time.
+    answerParkedHeartbeat(member, ctx)
+    const wait = req.maxWaitMs ?? 0
+    if (wait > 0) {
+      member.parkedHeartbeat = {
+        groupId: req.groupId,
+        sender: req.sender,
+        requestId: req.requestId,
+        until: ctx.now + wait,
+      }
+    } else ctx.out.respond(req, { kind: 'heartbeat' }, { sessionRenewed: true })
   }
 }
 

@@ -5,6 +5,8 @@
  * the assignment here on the coordinator, keeps out of it every partition someone else may still
  * hold, persists the group and only then answers the waiting joins.
  */
+
+import { RebalanceInProgressError, UnknownMemberIdError } from '@tributary/wire'
 import { checkAssignment } from '../assignors/index.js'
 import type { Assignor, AssignorMember } from '../assignors/types.js'
 import { CONSUMER_PROTOCOL_TYPE } from '../constants.js'
@@ -12,6 +14,7 @@ import { keyOf } from '../topic-partition.js'
 import type { HandlerContext } from './context.js'
 import type { ConsumerGroup, MemberState } from './group.js'
 import type { RemovalReason } from './output.js'
+import { answerAllParked, answerParkedHeartbeat } from './parked-heartbeats.js'
 import { persistGroup } from './snapshot.js'
 
 export function prepareRebalance(group: ConsumerGroup, reason: string, ctx: HandlerContext): void {
@@ -19,6 +22,7 @@ export function prepareRebalance(group: ConsumerGroup, reason: string, ctx: Hand
   const initial = group.state === 'Empty'
   group.transition('PreparingRebalance', ctx.now)
   group.syncDeadline = undefined
+  answerAllParked(group, ctx, new RebalanceInProgressError(`group ${group.groupId} is rebalancing; rejoin`))
   const timeout = group.maxRebalanceTimeout()
   group.rebalance = {
     reason,
@@ -185,6 +189,11 @@ export function removeMember(
   ctx: HandlerContext,
 ): void {
   group.members.delete(member.memberId)
+  answerParkedHeartbeat(
+    member,
+    ctx,
+    new UnknownMemberIdError(`member ${member.memberId} was removed from group ${group.groupId} (${reason})`),
+  )
   if (member.groupInstanceId !== undefined && group.instances.get(member.groupInstanceId) === member.memberId) {
     group.instances.delete(member.groupInstanceId)
   }

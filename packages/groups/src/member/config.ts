@@ -37,6 +37,12 @@ export interface MemberConfig {
    * coordinator, covering clock rate differences between the two (default: 5% of the session).
    */
   leaseMarginMs: number
+  /**
+   * Ask the coordinator to hold each heartbeat's answer until the next heartbeat, so a rebalance
+   * reaches the member in one round trip (HeartbeatBody.maxWaitMs). Default true; false heartbeats
+   * as Kafka's classic protocol does, learning of a rebalance at the next heartbeat.
+   */
+  parkHeartbeats: boolean
 }
 
 export interface MemberComponents {
@@ -71,6 +77,7 @@ export const DEFAULT_MEMBER_CONFIG = {
   maxPollIntervalMs: 300_000,
   requestTimeoutMs: 30_000,
   retryBackoffMs: 100,
+  parkHeartbeats: true,
 }
 
 export type MemberOptions = Pick<MemberConfig, 'groupId' | 'topics'> & Partial<MemberConfig>

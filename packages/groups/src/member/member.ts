@@ -317,6 +317,8 @@ export class GroupMember {
   // ---- answers to heartbeats, commits and errors ----
 
   private onHeartbeat(r: GroupResponse, sent: SentRequest, now: number): void {
+    // A parked heartbeat is answered when the member is removed, which a leave does: no news then.
+    if (this.phase === 'left' || this.phase === 'failed') return
     // An answer about an earlier identity or generation says nothing about the present one.
     if (sent.memberId !== this.session.memberId || sent.generation !== Math.max(0, this.session.generation)) return
     if (r.errorCode === 0) return
@@ -353,7 +355,7 @@ export class GroupMember {
       return
     }
     if (code === ErrorCode.UNKNOWN_MEMBER_ID) {
-      this.resetIdentity(error)
+      this.resetIdentity(error, now)
       if (this.leaving !== undefined) {
         this.sendLeave(now)
         return
@@ -377,10 +379,14 @@ export class GroupMember {
     if (partitions.length > 0) this.session.emit({ type: 'lost', partitions, reason })
   }
 
-  /** A new identity: everything held is lost and a new nonce keeps old answers away. */
-  private resetIdentity(error: TributaryError): void {
+  /**
+   * A new identity: everything held is lost and a new nonce keeps old answers away. It counts as a
+   * new incarnation: a join of the old identity still in transit must not replace it (join.ts).
+   */
+  private resetIdentity(error: TributaryError, now: number): void {
     this.lose(error.message)
     this.session.reset()
+    this.startedAt = Math.max(this.startedAt + 1, now)
     this.ownedGeneration = -1
     this.attempt.clear()
     this.revocation = undefined
@@ -398,7 +404,7 @@ export class GroupMember {
         reason: 'max poll interval exceeded',
       })
     }
-    this.resetIdentity(new UnknownMemberIdError('left the group after exceeding the max poll interval'))
+    this.resetIdentity(new UnknownMemberIdError('left the group after exceeding the max poll interval'), now)
     this.phase = 'idle'
     this.pollExpired = true
   }

@@ -5,7 +5,7 @@
  * when the next heartbeat is due, and the output being built by the current call.
  */
 import { RequestTimedOutError } from '@tributary/wire'
-import { CONSUMER_PROTOCOL_TYPE } from '../constants.js'
+import { CONSUMER_PROTOCOL_TYPE, MAX_HEARTBEAT_WAIT_MS } from '../constants.js'
 import type { GroupRequest, GroupRequestBody, OffsetCommitBody, OffsetFetchBody } from '../protocol/messages.js'
 import type { TopicPartition } from '../topic-partition.js'
 import { checkSender, type MemberComponents, type MemberConfig, type MemberEvent } from './config.js'
@@ -77,7 +77,11 @@ export class MemberSession {
     })
   }
 
-  /** Heartbeats go out every heartbeat interval once the member has an id, whatever it is doing. */
+  /**
+   * Heartbeats go out every heartbeat interval once the member has an id, whatever it is doing.
+   * Each may be parked by the coordinator for two intervals — until the next one replaces it — so
+   * a rebalance reaches the member at once instead of at its next heartbeat.
+   */
   heartbeatIfDue(now: number): void {
     if (this.memberId === '' || this.nextHeartbeatAt === undefined || now < this.nextHeartbeatAt) return
     this.send(now, {
@@ -85,6 +89,9 @@ export class MemberSession {
       memberId: this.memberId,
       groupInstanceId: this.config.groupInstanceId,
       generation: Math.max(0, this.generation),
+      ...(this.config.parkHeartbeats
+        ? { maxWaitMs: Math.min(2 * this.config.heartbeatIntervalMs, MAX_HEARTBEAT_WAIT_MS) }
+        : {}),
     })
     this.nextHeartbeatAt = now + this.config.heartbeatIntervalMs
   }

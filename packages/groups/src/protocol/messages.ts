@@ -46,6 +46,12 @@ export interface HeartbeatBody {
   memberId: string
   groupInstanceId: string | undefined
   generation: number
+  /**
+   * The coordinator may park the answer this long and answers it at once when a rebalance starts
+   * (or the member's next heartbeat arrives): members hear of a rebalance within a round trip.
+   * 0 or absent: answer now, as Kafka's Heartbeat does.
+   */
+  maxWaitMs?: number
 }
 
 export interface LeaveGroupBody {

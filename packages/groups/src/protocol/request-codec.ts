@@ -11,6 +11,7 @@ import {
   MAX_GROUP_ID_LENGTH,
   MAX_GROUP_INSTANCE_ID_LENGTH,
   MAX_GROUP_MESSAGE_BYTES,
+  MAX_HEARTBEAT_WAIT_MS,
   MAX_MEMBER_ID_LENGTH,
   MAX_OFFSET_METADATA_LENGTH,
   MAX_PARTITION_NUMBER,
@@ -66,11 +67,18 @@ export function encodeGroupRequest(request: GroupRequest): Uint8Array {
       }
       break
     case 'sync':
-    case 'heartbeat':
-      message[checked.kind] = {
+      message.sync = {
         memberId: checked.memberId,
         groupInstanceId: checked.groupInstanceId ?? '',
         generation: checked.generation,
+      }
+      break
+    case 'heartbeat':
+      message.heartbeat = {
+        memberId: checked.memberId,
+        groupInstanceId: checked.groupInstanceId ?? '',
+        generation: checked.generation,
+        maxWaitMs: checked.maxWaitMs ?? 0,
       }
       break
     case 'leave':
@@ -132,10 +140,20 @@ export function decodeGroupRequest(bytes: Uint8Array): GroupRequest {
       }
       break
     }
-    case 'sync':
-    case 'heartbeat': {
-      const m = message[kind]!
+    case 'sync': {
+      const m = message.sync!
       body = { kind, memberId: m.memberId, groupInstanceId: optional(m.groupInstanceId), generation: m.generation }
+      break
+    }
+    case 'heartbeat': {
+      const m = message.heartbeat!
+      body = {
+        kind,
+        memberId: m.memberId,
+        groupInstanceId: optional(m.groupInstanceId),
+        generation: m.generation,
+        ...(m.maxWaitMs === 0 ? {} : { maxWaitMs: m.maxWaitMs }),
+      }
       break
     }
     case 'leave': {
@@ -210,9 +228,13 @@ export function validateGroupRequest(request: GroupRequest): GroupRequest {
       checkInt(request.startedAt, 'startedAt', 0, Number.MAX_SAFE_INTEGER, fail)
       break
     case 'sync':
+      checkString(request.memberId, 'memberId', MAX_MEMBER_ID_LENGTH, fail, 1)
+      checkInt(request.generation, 'generation', 0, INT32_MAX, fail)
+      break
     case 'heartbeat':
       checkString(request.memberId, 'memberId', MAX_MEMBER_ID_LENGTH, fail, 1)
       checkInt(request.generation, 'generation', 0, INT32_MAX, fail)
+      if (request.maxWaitMs !== undefined) checkInt(request.maxWaitMs, 'maxWaitMs', 0, MAX_HEARTBEAT_WAIT_MS, fail)
       break
     case 'leave':
       if (request.memberId === '' && request.groupInstanceId === undefined) fail('leave names no member')

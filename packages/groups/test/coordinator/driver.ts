@@ -115,7 +115,13 @@ export class Driver {
     })
   }
 
-  heartbeat(sender: string, generation: number, instance?: string, memberId = `c-${sender}`): GroupResponse[] {
+  heartbeat(
+    sender: string,
+    generation: number,
+    instance?: string,
+    memberId = `c-${sender}`,
+    maxWaitMs?: number,
+  ): GroupResponse[] {
     return this.handle({
       groupId: GROUP,
       sender,
@@ -124,6 +130,7 @@ export class Driver {
       memberId,
       groupInstanceId: instance,
       generation,
+      ...(maxWaitMs === undefined ? {} : { maxWaitMs }),
     })
   }
 

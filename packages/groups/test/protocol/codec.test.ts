@@ -37,6 +37,7 @@ const requests: GroupRequest[] = [
   },
   { ...header, kind: 'sync', memberId: 'web-a1b2c3', groupInstanceId: undefined, generation: 5 },
   { ...header, kind: 'heartbeat', memberId: 'web-a1b2c3', groupInstanceId: 'tab-1', generation: 5 },
+  { ...header, kind: 'heartbeat', memberId: 'web-a1b2c3', groupInstanceId: undefined, generation: 5, maxWaitMs: 600 },
   { ...header, kind: 'leave', memberId: 'web-a1b2c3', groupInstanceId: undefined, reason: 'closing' },
   {
     ...header,
@@ -104,18 +105,25 @@ describe('protocol > codec', () => {
     [
       'two bodies',
       {
-        heartbeat: { memberId: 'm', groupInstanceId: '', generation: 1 },
+        heartbeat: { memberId: 'm', groupInstanceId: '', generation: 1, maxWaitMs: 0 },
         leave: { memberId: 'm', groupInstanceId: '', reason: '' },
       },
     ],
-    ['an empty group id', { groupId: '', heartbeat: { memberId: 'm', groupInstanceId: '', generation: 1 } }],
-    ['request id 0', { requestId: 0n, heartbeat: { memberId: 'm', groupInstanceId: '', generation: 1 } }],
+    [
+      'an empty group id',
+      { groupId: '', heartbeat: { memberId: 'm', groupInstanceId: '', generation: 1, maxWaitMs: 0 } },
+    ],
+    ['request id 0', { requestId: 0n, heartbeat: { memberId: 'm', groupInstanceId: '', generation: 1, maxWaitMs: 0 } }],
     [
       'a request id beyond 2^53',
-      { requestId: 2n ** 60n, heartbeat: { memberId: 'm', groupInstanceId: '', generation: 1 } },
+      { requestId: 2n ** 60n, heartbeat: { memberId: 'm', groupInstanceId: '', generation: 1, maxWaitMs: 0 } },
     ],
-    ['another version', { version: 2, heartbeat: { memberId: 'm', groupInstanceId: '', generation: 1 } }],
-    ['a heartbeat without member', { heartbeat: { memberId: '', groupInstanceId: '', generation: 1 } }],
+    ['another version', { version: 2, heartbeat: { memberId: 'm', groupInstanceId: '', generation: 1, maxWaitMs: 0 } }],
+    ['a heartbeat without member', { heartbeat: { memberId: '', groupInstanceId: '', generation: 1, maxWaitMs: 0 } }],
+    [
+      'a heartbeat parked beyond the bound',
+      { heartbeat: { memberId: 'm', groupInstanceId: '', generation: 1, maxWaitMs: 120_001 } },
+    ],
     ['a negative generation', { sync: { memberId: 'm', groupInstanceId: '', generation: -2 } }],
     ['a bad instance id', { sync: { memberId: 'm', groupInstanceId: 'tab 1', generation: 1 } }],
     ['a join without protocols', { join: join({ protocols: [] }) }],

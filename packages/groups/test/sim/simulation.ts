@@ -120,6 +120,8 @@ export function runSimulation(options: SimulationOptions): SimulationResult {
       requestTimeoutMs: 250,
       retryBackoffMs: 20,
       leaseMarginMs: 0,
+      // Parked heartbeats (answered when a rebalance starts) and classic ones, mixed in one group.
+      parkHeartbeats: rng.chance(0.7),
     })
     sim.processes.push(process)
     return process
@@ -186,9 +188,17 @@ export function runSimulation(options: SimulationOptions): SimulationResult {
   healing = false
 
   // ---- a static member restarts within its session: no rebalance ----
+  // First a session of calm: a member whose answers were lost in the chaos may still lose its
+  // lease and rejoin right after the group looked settled; that rebalance is not the restart's.
+  let calm = false
+  if (settledAt !== undefined) {
+    run(clock.now() + SESSION_MS)
+    calm = run(clock.now() + 3_000, () => settled(sim))
+    if (!calm) sim.violation(`did not settle again in a calm network: ${describeState(sim)}`)
+  }
   let staticRestartChecked = false
   const staticProcess = sim.processes.find((p) => p.active && p.options.groupInstanceId !== undefined)
-  if (settledAt !== undefined && staticProcess !== undefined) {
+  if (calm && staticProcess !== undefined) {
     staticRestartChecked = true
     options.trace?.(`t=${clock.now()} settled; restarting static member ${staticProcess.name}`)
     const generation = sim.host.generation()

@@ -501,6 +501,11 @@ export namespace GroupRequest {
     value: number
   }
 
+  export interface GroupRequestHeartbeatMaxWaitMsFieldEvent {
+    field: '$.heartbeat.maxWaitMs'
+    value: number
+  }
+
   export interface GroupRequestLeaveMemberIdFieldEvent {
     field: '$.leave.memberId'
     value: string
@@ -581,7 +586,7 @@ export namespace GroupRequest {
     return decodeMessage(buf, GroupRequest.codec(), opts)
   }
 
-  export function stream (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<GroupRequest>): Generator<GroupRequestVersionFieldEvent | GroupRequestGroupIdFieldEvent | GroupRequestSenderFieldEvent | GroupRequestRequestIdFieldEvent | GroupRequestJoinMemberIdFieldEvent | GroupRequestJoinGroupInstanceIdFieldEvent | GroupRequestJoinClientIdFieldEvent | GroupRequestJoinProtocolTypeFieldEvent | GroupRequestJoinProtocolsFieldEvent | GroupRequestJoinSessionTimeoutMsFieldEvent | GroupRequestJoinRebalanceTimeoutMsFieldEvent | GroupRequestJoinTopicsFieldEvent | GroupRequestJoinOwnedTopicFieldEvent | GroupRequestJoinOwnedPartitionsFieldEvent | GroupRequestJoinOwnedGenerationFieldEvent | GroupRequestJoinReasonFieldEvent | GroupRequestJoinStartedAtFieldEvent | GroupRequestSyncMemberIdFieldEvent | GroupRequestSyncGroupInstanceIdFieldEvent | GroupRequestSyncGenerationFieldEvent | GroupRequestHeartbeatMemberIdFieldEvent | GroupRequestHeartbeatGroupInstanceIdFieldEvent | GroupRequestHeartbeatGenerationFieldEvent | GroupRequestLeaveMemberIdFieldEvent | GroupRequestLeaveGroupInstanceIdFieldEvent | GroupRequestLeaveReasonFieldEvent | GroupRequestCommitMemberIdFieldEvent | GroupRequestCommitGroupInstanceIdFieldEvent | GroupRequestCommitGenerationFieldEvent | GroupRequestCommitTopicsTopicFieldEvent | GroupRequestCommitTopicsPartitionsPartitionFieldEvent | GroupRequestCommitTopicsPartitionsOffsetFieldEvent | GroupRequestCommitTopicsPartitionsLeaderEpochFieldEvent | GroupRequestCommitTopicsPartitionsMetadataFieldEvent | GroupRequestFetchPartitionsTopicFieldEvent | GroupRequestFetchPartitionsPartitionsFieldEvent> {
+  export function stream (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<GroupRequest>): Generator<GroupRequestVersionFieldEvent | GroupRequestGroupIdFieldEvent | GroupRequestSenderFieldEvent | GroupRequestRequestIdFieldEvent | GroupRequestJoinMemberIdFieldEvent | GroupRequestJoinGroupInstanceIdFieldEvent | GroupRequestJoinClientIdFieldEvent | GroupRequestJoinProtocolTypeFieldEvent | GroupRequestJoinProtocolsFieldEvent | GroupRequestJoinSessionTimeoutMsFieldEvent | GroupRequestJoinRebalanceTimeoutMsFieldEvent | GroupRequestJoinTopicsFieldEvent | GroupRequestJoinOwnedTopicFieldEvent | GroupRequestJoinOwnedPartitionsFieldEvent | GroupRequestJoinOwnedGenerationFieldEvent | GroupRequestJoinReasonFieldEvent | GroupRequestJoinStartedAtFieldEvent | GroupRequestSyncMemberIdFieldEvent | GroupRequestSyncGroupInstanceIdFieldEvent | GroupRequestSyncGenerationFieldEvent | GroupRequestHeartbeatMemberIdFieldEvent | GroupRequestHeartbeatGroupInstanceIdFieldEvent | GroupRequestHeartbeatGenerationFieldEvent | GroupRequestHeartbeatMaxWaitMsFieldEvent | GroupRequestLeaveMemberIdFieldEvent | GroupRequestLeaveGroupInstanceIdFieldEvent | GroupRequestLeaveReasonFieldEvent | GroupRequestCommitMemberIdFieldEvent | GroupRequestCommitGroupInstanceIdFieldEvent | GroupRequestCommitGenerationFieldEvent | GroupRequestCommitTopicsTopicFieldEvent | GroupRequestCommitTopicsPartitionsPartitionFieldEvent | GroupRequestCommitTopicsPartitionsOffsetFieldEvent | GroupRequestCommitTopicsPartitionsLeaderEpochFieldEvent | GroupRequestCommitTopicsPartitionsMetadataFieldEvent | GroupRequestFetchPartitionsTopicFieldEvent | GroupRequestFetchPartitionsPartitionsFieldEvent> {
     return streamMessage(buf, GroupRequest.codec(), opts)
   }
 }
@@ -1153,6 +1158,7 @@ export interface HeartbeatRequest {
   memberId: string
   groupInstanceId: string
   generation: number
+  maxWaitMs: number
 }
 
 export namespace HeartbeatRequest {
@@ -1180,6 +1186,11 @@ export namespace HeartbeatRequest {
           w.sint32(obj.generation)
         }
 
+        if ((obj.maxWaitMs != null && obj.maxWaitMs !== 0)) {
+          w.uint32(32)
+          w.uint32(obj.maxWaitMs)
+        }
+
         if (opts.lengthDelimited !== false) {
           w.ldelim()
         }
@@ -1187,7 +1198,8 @@ export namespace HeartbeatRequest {
         const obj: any = {
           memberId: '',
           groupInstanceId: '',
-          generation: 0
+          generation: 0,
+          maxWaitMs: 0
         }
 
         const end = length == null ? reader.len : reader.pos + length
@@ -1206,6 +1218,10 @@ export namespace HeartbeatRequest {
             }
             case 3: {
               obj.generation = reader.sint32()
+              break
+            }
+            case 4: {
+              obj.maxWaitMs = reader.uint32()
               break
             }
             default: {
@@ -1244,6 +1260,13 @@ export namespace HeartbeatRequest {
               }
               break
             }
+            case 4: {
+              yield {
+                field: `${prefix}.maxWaitMs`,
+                value: reader.uint32()
+              }
+              break
+            }
             default: {
               reader.skipType(tag & 7)
               break
@@ -1271,6 +1294,11 @@ export namespace HeartbeatRequest {
     value: number
   }
 
+  export interface HeartbeatRequestMaxWaitMsFieldEvent {
+    field: '$.maxWaitMs'
+    value: number
+  }
+
   export function encode (obj: Partial<HeartbeatRequest>): Uint8Array<ArrayBuffer> {
     return encodeMessage(obj, HeartbeatRequest.codec())
   }
@@ -1279,7 +1307,7 @@ export namespace HeartbeatRequest {
     return decodeMessage(buf, HeartbeatRequest.codec(), opts)
   }
 
-  export function stream (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<HeartbeatRequest>): Generator<HeartbeatRequestMemberIdFieldEvent | HeartbeatRequestGroupInstanceIdFieldEvent | HeartbeatRequestGenerationFieldEvent> {
+  export function stream (buf: Uint8Array | Uint8ArrayList, opts?: DecodeOptions<HeartbeatRequest>): Generator<HeartbeatRequestMemberIdFieldEvent | HeartbeatRequestGroupInstanceIdFieldEvent | HeartbeatRequestGenerationFieldEvent | HeartbeatRequestMaxWaitMsFieldEvent> {
     return streamMessage(buf, HeartbeatRequest.codec(), opts)
   }
 }
