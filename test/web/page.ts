@@ -32,6 +32,31 @@ export async function startWebPeer(bootstrap: string[] = []): Promise<PeerProces
   return peer
 }
 
+/**
+ * Starts `peer` again on its data dir (same identity) and its TCP, WebSocket and HTTP ports, so a
+ * page that knew it finds it where it was. `peer` must have stopped.
+ */
+export async function restartWebPeer(peer: PeerProcess): Promise<PeerProcess> {
+  const port = (pattern: RegExp): string => {
+    const found = peer.addresses.map((a) => pattern.exec(a)?.[1]).find((p) => p !== undefined)
+    if (found === undefined) throw new Error(`no address of ${peer.peerId} matches ${pattern}`)
+    return found
+  }
+  const args = [
+    '--port',
+    port(/\/tcp\/(\d+)\/p2p\//),
+    '--ws-port',
+    port(/\/tcp\/(\d+)\/ws\//),
+    '--http-port',
+    String(peer.httpPort),
+  ]
+  const again = await startPeerProcess(peer.dataDir, { args })
+  cleanups.push(async () => {
+    await again.stop('SIGTERM')
+  })
+  return again
+}
+
 /** A headless Chromium with a fresh profile (so a fresh IndexedDB), one page open. */
 export async function openBrowser(): Promise<{ context: BrowserContext; page: Page }> {
   const profile = await mkdtemp(join(tmpdir(), 'tributary-web-profile-'))

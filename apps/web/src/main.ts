@@ -118,8 +118,6 @@ async function poll(mesh: MeshSource): Promise<void> {
       ),
     )
   ).filter((g): g is GroupDetail => g !== undefined)
-  storage = await readStorage().catch(() => storage)
-  const peerStorage = await mesh.peerStorage().catch(() => undefined)
 
   const now = Date.now()
   const totals = new Map<string, number>()
@@ -147,7 +145,6 @@ async function poll(mesh: MeshSource): Promise<void> {
     observe: (topic) => mesh.observe(topic),
   })
   renderGroups(sections.get('groups')!, groups, groupErrors)
-  renderStorage(sections.get('storage')!, storage, mesh.outbox(), mesh.kind, peerStorage)
   produce.setTopics(topics.map((t) => t.name))
   const width = main.clientWidth - 32
   throughputChart.update(throughput, width)
@@ -166,10 +163,33 @@ async function poll(mesh: MeshSource): Promise<void> {
   )
 }
 
+/** What this tab holds itself (storage, replicas, outbox): shown whether or not the mesh answers. */
+async function renderLocal(mesh: MeshSource): Promise<void> {
+  storage = await readStorage().catch(() => storage)
+  const [peerStorage, outbox] = await Promise.all([
+    mesh.peerStorage().catch(() => undefined),
+    mesh.outbox().catch(() => undefined),
+  ])
+  renderStorage(
+    sections.get('storage')!,
+    storage,
+    { status: outbox, error: mesh.outboxError() },
+    mesh.kind,
+    peerStorage,
+  )
+}
+
 async function run(): Promise<void> {
-  renderStorage(sections.get('storage')!, await readStorage().catch(() => undefined), undefined, 'sdk', undefined)
+  renderStorage(
+    sections.get('storage')!,
+    await readStorage().catch(() => undefined),
+    { status: undefined, error: undefined },
+    'sdk',
+    undefined,
+  )
   await connect()
   for (;;) {
+    await renderLocal(source!)
     if (!navigator.onLine) status('offline', 'offline: the browser has no network; showing the last data seen')
     else if (source!.kind === 'peer' && source!.links().size === 0) status('offline', NO_LINKS)
     else {

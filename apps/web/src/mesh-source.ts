@@ -10,6 +10,7 @@ import {
   type GroupDescription,
   type GroupOffsetLag,
   type KafkaMessage,
+  type OutboxProducer,
   type Producer,
   Tributary,
 } from '@tributary/client'
@@ -41,9 +42,18 @@ export interface PeerStorageStatus {
   lastError: string | undefined
 }
 
-/** What the outbox panel shows; undefined when this build's producer has no outbox. */
+/** What the outbox panel shows; undefined when this tab could not open its outbox. */
 export interface OutboxStatus {
+  /** The outbox's name (its IndexedDB database is tributary-outbox:<name>). */
+  name: string
+  /** Records queued and not yet acknowledged. */
   pending: number
+  /** Whether the mesh answered its last delivery round (undefined before the first). */
+  online: boolean | undefined
+  /** Records acknowledged since the page loaded. */
+  delivered: number
+  /** The last delivery failure, if any. */
+  lastError: string | undefined
 }
 
 export interface MeshSource {
@@ -60,8 +70,12 @@ export interface MeshSource {
     record: { topic: string; key: string | null; value: string },
     signal: AbortSignal,
   ): Promise<{ partition: number; offset: string }>
+  /** Queues a record durably in this tab's outbox; it is delivered (exactly once) when the mesh is reachable. */
+  enqueue(record: { topic: string; key: string | null; value: string }): Promise<{ recordId: number }>
   tail(topic: string, onRecord: (record: TailRecord) => void, signal: AbortSignal): Promise<TailHandle>
-  outbox(): OutboxStatus | undefined
+  /** The outbox's state; undefined while it is not open (or could not be: `outboxError`). */
+  outbox(): Promise<OutboxStatus | undefined>
+  outboxError(): string | undefined
   /** Replicates every partition of `topic` in this tab (peers only). */
   observe(topic: string): Promise<void>
   /** Topics this tab holds replicas of (empty for a light client). */
@@ -79,13 +93,43 @@ const text = new TextDecoder()
 export class TributarySource implements MeshSource {
   private producer: Producer | undefined
   private readonly admin
+  private outboxProducer: OutboxProducer | undefined
+  private outboxFailure: string | undefined
+  private readonly outboxOpened: Promise<void>
+  private delivered = 0
+  private lastDeliveryError: string | undefined
 
+  /**
+   * `outboxName` names this tab's durable outbox: sends from the page go through it, so a record
+   * sent or queued while the mesh is unreachable is delivered once it is back, even after a reload.
+   */
   constructor(
     readonly kind: 'sdk' | 'peer',
     private readonly mesh: Tributary,
+    private readonly outboxName: string,
     private readonly onClose: () => Promise<void> = async () => {},
   ) {
     this.admin = mesh.admin()
+    this.outboxOpened = this.openOutbox()
+  }
+
+  private async openOutbox(): Promise<void> {
+    try {
+      const outbox = await this.mesh.outbox({ name: this.outboxName })
+      outbox.on('outbox.delivered', ({ payload }) => {
+        this.delivered += payload.recordIds.length
+      })
+      outbox.on('outbox.failed', ({ payload }) => {
+        this.lastDeliveryError = `${payload.recordIds.length} record(s) refused: ${payload.error.message}`
+      })
+      outbox.on('outbox.retry', ({ payload }) => {
+        this.lastDeliveryError = payload.error.message
+      })
+      this.outboxProducer = outbox
+    } catch (err) {
+      // Another tab holds this outbox, or IndexedDB is unavailable: sends go straight to the mesh.
+      this.outboxFailure = err instanceof Error ? `${err.name}: ${err.message}` : String(err)
+    }
   }
 
   get selfId(): string {
@@ -116,8 +160,18 @@ export class TributarySource implements MeshSource {
 
   async produce(
     record: { topic: string; key: string | null; value: string },
-    _signal: AbortSignal,
+    signal: AbortSignal,
   ): Promise<{ partition: number; offset: string }> {
+    await this.outboxOpened
+    if (this.outboxProducer !== undefined) {
+      const [result] = await this.outboxProducer.send({
+        topic: record.topic,
+        messages: [{ key: record.key, value: record.value }],
+        signal,
+      })
+      if (result === undefined) throw new Error('the outbox answered nothing for the record')
+      return { partition: result.partition, offset: result.baseOffset }
+    }
     this.producer ??= this.mesh.producer()
     // The producer's own timeout and retries bound the send (its API takes no signal).
     const [result] = await this.producer.send({
@@ -128,6 +182,18 @@ export class TributarySource implements MeshSource {
     })
     if (result === undefined) throw new Error('the producer answered nothing for the record')
     return { partition: result.partition, offset: result.baseOffset }
+  }
+
+  async enqueue(record: { topic: string; key: string | null; value: string }): Promise<{ recordId: number }> {
+    await this.outboxOpened
+    if (this.outboxProducer === undefined) {
+      throw new Error(`this tab has no outbox (${this.outboxFailure ?? 'not open'}): use Send`)
+    }
+    const { recordIds } = await this.outboxProducer.enqueue({
+      topic: record.topic,
+      messages: [{ key: record.key, value: record.value }],
+    })
+    return { recordId: recordIds[0] ?? -1 }
   }
 
   async tail(topic: string, onRecord: (record: TailRecord) => void, signal: AbortSignal): Promise<TailHandle> {
@@ -153,10 +219,20 @@ export class TributarySource implements MeshSource {
     }
   }
 
-  outbox(): OutboxStatus | undefined {
-    // The offline outbox is optional in the SDK build: show its pending count when the producer has one.
-    const outbox = (this.producer as { outbox?: { pending?: unknown } } | undefined)?.outbox
-    return typeof outbox?.pending === 'number' ? { pending: outbox.pending } : undefined
+  async outbox(): Promise<OutboxStatus | undefined> {
+    const outbox = this.outboxProducer
+    if (outbox === undefined) return undefined
+    return {
+      name: this.outboxName,
+      pending: await outbox.pending(),
+      online: outbox.isOnline,
+      delivered: this.delivered,
+      lastError: this.lastDeliveryError,
+    }
+  }
+
+  outboxError(): string | undefined {
+    return this.outboxFailure
   }
 
   async observe(_topic: string): Promise<void> {
@@ -176,6 +252,7 @@ export class TributarySource implements MeshSource {
   }
 
   async close(): Promise<void> {
+    await this.outboxProducer?.close().catch(() => {})
     await this.producer?.disconnect().catch(() => {})
     await this.admin.disconnect()
     await this.mesh.disconnect()
@@ -194,7 +271,7 @@ export async function connectMesh(bootstrap: Bootstrap, signal: AbortSignal): Pr
     node: { allowInsecureWebSockets: location.protocol === 'http:' },
     signal,
   })
-  return new TributarySource('sdk', mesh)
+  return new TributarySource('sdk', mesh, 'tributary-web-client')
 }
 
 export type { KafkaMessage }

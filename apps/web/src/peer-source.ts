@@ -53,7 +53,8 @@ class PeerSource extends TributarySource {
     private readonly browserPeer: BrowserPeer,
     readonly slot: string,
   ) {
-    super('peer', Tributary.fromPeer(browserPeer.peer), () => browserPeer.stop())
+    // The outbox shares the tab's slot name: a reloaded tab delivers what it queued before.
+    super('peer', Tributary.fromPeer(browserPeer.peer), slot, () => browserPeer.stop())
   }
 
   override async observe(topic: string): Promise<void> {

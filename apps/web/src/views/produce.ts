@@ -19,6 +19,11 @@ export function mountProduce(
   const key = h('input', { name: 'key', maxlength: 1024, placeholder: '(none)', 'data-testid': 'produce-key' })
   const value = h('textarea', { name: 'value', rows: 3, maxlength: 1_000_000, 'data-testid': 'produce-value' })
   const send = h('button', { type: 'submit', 'data-testid': 'produce-send' }, 'Send (acks=all)')
+  const queue = h(
+    'button',
+    { type: 'button', 'data-testid': 'produce-queue', title: 'kept in this tab until the mesh takes it' },
+    'Queue (delivered when online)',
+  )
   const result = h('p', { 'data-testid': 'produce-result', 'aria-live': 'polite' })
   const form = h(
     'form',
@@ -27,7 +32,22 @@ export function mountProduce(
     label('key', key),
     label('value', value),
     send,
+    queue,
   )
+  queue.addEventListener('click', () => {
+    const mesh = source()
+    if (mesh === undefined) return show(result, 'error', 'not connected to the mesh yet')
+    if (!form.reportValidity()) return
+    mesh.enqueue({ topic: topic.value.trim(), key: key.value === '' ? null : key.value, value: value.value }).then(
+      (r) =>
+        show(
+          result,
+          'queued',
+          `queued as outbox record #${r.recordId}: delivered to ${topic.value.trim()} once the mesh takes it`,
+        ),
+      (err: unknown) => show(result, 'error', `not queued: ${errorText(err)}`),
+    )
+  })
   form.addEventListener('submit', (event) => {
     event.preventDefault()
     const mesh = source()
@@ -99,7 +119,7 @@ function label(text: string, input: HTMLElement): HTMLLabelElement {
   return h('label', {}, h('span', {}, text), input)
 }
 
-function show(el: HTMLElement, state: 'ok' | 'error' | 'pending', message: string): void {
+function show(el: HTMLElement, state: 'ok' | 'error' | 'pending' | 'queued', message: string): void {
   el.dataset.state = state
   el.textContent = message
 }

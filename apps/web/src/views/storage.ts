@@ -1,6 +1,7 @@
 /**
  * The page's own footprint: the browser's storage estimate for this origin (IndexedDB replicas
- * and the outbox live there) and the outbox's pending count when the SDK build has an outbox.
+ * and the outbox live there), this tab's replicas, and its outbox: records waiting to be
+ * delivered, whether the mesh is reachable, deliveries since the page loaded.
  */
 import { h } from '../dom.js'
 import type { OutboxStatus, PeerStorageStatus } from '../mesh-source.js'
@@ -21,7 +22,7 @@ export async function readStorage(): Promise<StorageInfo> {
 export function renderStorage(
   root: HTMLElement,
   storage: StorageInfo | undefined,
-  outbox: OutboxStatus | undefined,
+  outbox: { status: OutboxStatus | undefined; error: string | undefined },
   sourceKind: 'sdk' | 'peer',
   peer: PeerStorageStatus | undefined,
 ): void {
@@ -58,14 +59,7 @@ export function renderStorage(
         {},
         storage?.persisted === undefined ? 'unknown' : storage.persisted ? 'yes' : 'no (the browser may evict it)',
       ),
-      h('dt', {}, 'outbox'),
-      h(
-        'dd',
-        { 'data-testid': 'outbox' },
-        outbox === undefined
-          ? 'no outbox in this SDK build: sends go straight to the mesh and fail while it is unreachable'
-          : `${outbox.pending} record${outbox.pending === 1 ? '' : 's'} waiting to be delivered`,
-      ),
+      ...outboxRows(outbox.status, outbox.error),
       h('dt', {}, 'this tab'),
       h(
         'dd',
@@ -91,6 +85,43 @@ export function renderStorage(
           ]),
     ),
   )
+}
+
+function outboxRows(status: OutboxStatus | undefined, error: string | undefined): HTMLElement[] {
+  if (status === undefined) {
+    return [
+      h('dt', {}, 'outbox'),
+      h(
+        'dd',
+        { 'data-testid': 'outbox', class: error === undefined ? '' : 'error' },
+        error === undefined
+          ? 'opening…'
+          : `no outbox (${error}): sends go straight to the mesh and fail while it is unreachable`,
+      ),
+    ]
+  }
+  return [
+    h('dt', {}, 'outbox'),
+    h(
+      'dd',
+      { 'data-testid': 'outbox', 'data-pending': status.pending },
+      `${status.pending} record${status.pending === 1 ? '' : 's'} waiting to be delivered (outbox '${status.name}')`,
+    ),
+    h('dt', {}, 'delivery'),
+    h(
+      'dd',
+      { 'data-testid': 'outbox-online', 'data-online': String(status.online) },
+      status.online === true
+        ? 'the mesh is reachable'
+        : status.online === false
+          ? 'the mesh is unreachable: retrying with backoff, nothing is lost'
+          : 'not tried yet',
+    ),
+    h('dt', {}, 'delivered since load'),
+    h('dd', { 'data-testid': 'outbox-delivered' }, String(status.delivered)),
+    h('dt', {}, 'last delivery problem'),
+    h('dd', { class: status.lastError === undefined ? '' : 'error' }, status.lastError ?? 'none'),
+  ]
 }
 
 function bytes(n: number): string {
