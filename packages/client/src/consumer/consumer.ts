@@ -254,6 +254,7 @@ export class Consumer {
         this.group?.processed()
         fetcher.wake()
       },
+      onProgress: () => this.group?.progress(),
       onFatal: fatal,
       signal,
     })
@@ -267,7 +268,7 @@ export class Consumer {
       onFatal: fatal,
       onTick: async (tickSignal) => {
         if (this.group !== undefined) {
-          await this.group.tick(tickSignal, this.context.metadataMaxAge)
+          await this.group.tick(tickSignal, this.context.metadataMaxAge, runner.handlerRunning)
           return
         }
         if (Date.now() - this.assigned.lastResolved >= this.context.metadataMaxAge) {

@@ -23,6 +23,7 @@ export interface GroupSettings {
   sessionTimeout: number
   heartbeatInterval: number
   rebalanceTimeout: number
+  maxPollInterval: number
   partitionAssigners: string[]
   autoCommit: boolean
   autoCommitInterval: number | undefined
@@ -38,6 +39,9 @@ export interface GroupConsumerHooks {
   fatal(err: Error): void
 }
 
+/** eachMessage handlers start at up to millions a second: the max-poll clock is reset this often at most. */
+const POLL_EVERY_MS = 100
+
 /** How often a revocation checks whether the partitions' handlers have returned. */
 const HANDLER_POLL_MS = 10
 /** Attempts at fetching committed offsets for a new assignment before the consumer gives up. */
@@ -49,6 +53,7 @@ export class GroupConsumer {
   private queue: Promise<void> = Promise.resolve()
   /** The offset last committed (or found committed) per partition. */
   private readonly committed = new Map<string, number>()
+  private lastPolled = 0
   private lastCommitAt = Date.now()
   private committing: Promise<void> | undefined
   private resets = new Map<string, StartPolicy>()
@@ -76,6 +81,7 @@ export class GroupConsumer {
         sessionTimeoutMs: s.sessionTimeout,
         heartbeatIntervalMs: s.heartbeatInterval,
         rebalanceTimeoutMs: s.rebalanceTimeout,
+        maxPollIntervalMs: s.maxPollInterval,
         assignors: s.partitionAssigners,
       },
       onEvent: (event) => this.onEvent(event),
@@ -84,11 +90,15 @@ export class GroupConsumer {
     session.start()
   }
 
-  /** Called from the fetch loop: picks up topics created since (RegExp subscriptions), auto-commits, polls. */
-  async tick(signal: AbortSignal, metadataMaxAge: number): Promise<void> {
+  /**
+   * Called from the fetch loop: picks up topics created since (RegExp subscriptions), auto-commits,
+   * and polls (Kafka's poll) unless a handler is running: a handler stuck past maxPollInterval makes
+   * the member leave, so its partitions go to members that make progress.
+   */
+  async tick(signal: AbortSignal, metadataMaxAge: number, handlerRunning: boolean): Promise<void> {
     const session = this.session
     if (session === undefined || session.closed) return
-    session.poll()
+    if (!handlerRunning) session.poll()
     if (Date.now() - this.assigned.lastResolved >= metadataMaxAge) {
       try {
         const before = this.topics.join('\u0000')
@@ -105,6 +115,14 @@ export class GroupConsumer {
   processed(): void {
     this.session?.poll()
     this.maybeAutoCommit()
+  }
+
+  /** A handler is about to be given records: the application polls (at most every POLL_EVERY_MS). */
+  progress(): void {
+    const now = Date.now()
+    if (now - this.lastPolled < POLL_EVERY_MS) return
+    this.lastPolled = now
+    this.session?.poll()
   }
 
   /** Commits `offsets` (the next offsets to read), or every position that moved since its last commit. */

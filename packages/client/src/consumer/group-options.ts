@@ -22,6 +22,11 @@ export interface GroupOptions {
   heartbeatInterval?: number
   /** Longest a rebalance waits for members to rejoin. Default 60,000. */
   rebalanceTimeout?: number
+  /**
+   * A handler that runs longer than this (ms) makes the member leave the group: its partitions go
+   * to the others, and it rejoins once its handler returns (Kafka's max.poll.interval.ms). Default 300,000.
+   */
+  maxPollInterval?: number
   /** Assignor names, most preferred first: 'cooperative-sticky' (default), 'range', 'roundrobin'. */
   partitionAssigners?: string[]
   /** Commit processed positions automatically. Default true. */
@@ -85,6 +90,7 @@ export function groupSettings(options: GroupOptions): GroupSettings | undefined 
     sessionTimeout,
     heartbeatInterval,
     rebalanceTimeout: ms(options.rebalanceTimeout ?? 60_000, 'rebalanceTimeout', 1),
+    maxPollInterval: ms(options.maxPollInterval ?? 300_000, 'maxPollInterval', 1),
     partitionAssigners: [...assigners],
     autoCommit: options.autoCommit ?? true,
     autoCommitInterval: ms(options.autoCommitInterval ?? 5_000, 'autoCommitInterval', 1),

@@ -60,6 +60,8 @@ export interface RunnerOptions {
   pause: (state: PartitionState) => () => void
   /** A partition's data was handled (or dropped): it may be fetched again. */
   onProcessed: (state: PartitionState) => void
+  /** A handler is about to be called: the application is making progress (Kafka's poll). */
+  onProgress: () => void
   onFatal: (err: Error) => void
   signal: AbortSignal
 }
@@ -67,6 +69,12 @@ export interface RunnerOptions {
 export class Runner {
   private readonly queue: PartitionState[] = []
   private waiting: (() => void) | undefined
+  private handlersRunning = 0
+
+  /** A user handler is running now (the group's max poll interval runs meanwhile). */
+  get handlerRunning(): boolean {
+    return this.handlersRunning > 0
+  }
 
   constructor(private readonly options: RunnerOptions) {}
 
@@ -153,7 +161,8 @@ export class Runner {
     const pause = (): (() => void) => this.options.pause(state)
     for (const message of messages) {
       if (!live() || state.paused) return
-      await handler({ topic: state.topic, partition: state.partition, message, pause })
+      this.options.onProgress()
+      await this.handler(() => handler({ topic: state.topic, partition: state.partition, message, pause }))
       if (live()) {
         state.position = Number(message.offset) + 1
         state.handlerFailures = 0 // progress: a later record's failures count afresh
@@ -189,12 +198,22 @@ export class Runner {
     }
     const started = Date.now()
     instrumentation.emit('consumer.start_batch_process', () => batchPayload(batch))
-    await handlers.eachBatch!(payload)
+    this.options.onProgress()
+    await this.handler(() => handlers.eachBatch!(payload))
     instrumentation.emit('consumer.end_batch_process', () => ({
       ...batchPayload(batch),
       duration: Date.now() - started,
     }))
     if (live() && handlers.eachBatchAutoResolve && !state.paused) state.position = nextOffset
+  }
+
+  private async handler(call: () => Promise<void>): Promise<void> {
+    this.handlersRunning++
+    try {
+      await call()
+    } finally {
+      this.handlersRunning--
+    }
   }
 
   /** A handler (or the decoding of fetched data) failed: retry the partition after a backoff, or give up. */
