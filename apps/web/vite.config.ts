@@ -4,6 +4,8 @@ import { defaultClientConditions, defineConfig } from 'vite'
 // so the app is always built from the same code the tests run.
 export default defineConfig({
   resolve: { conditions: ['source', ...defaultClientConditions] },
+  // `npm run dev -w apps/web`: the page asks the local peer (npm start, HTTP 4080) how to join.
+  server: { proxy: { '/bootstrap.json': 'http://127.0.0.1:4080' } },
   build: {
     target: 'es2022',
     sourcemap: true,

@@ -44,10 +44,15 @@ function inputRoots(): string[] {
 }
 
 /** Hash of (path, size, mtime) of every input file. */
-export async function inputsFingerprint(): Promise<string> {
+export function inputsFingerprint(): Promise<string> {
+  return fingerprint(inputRoots(), repoDir)
+}
+
+/** Hash of (path relative to `base`, size, mtime) of every file under `roots` (node_modules skipped). */
+export async function fingerprint(roots: string[], base: string): Promise<string> {
   const entries: string[] = []
   const walk = async (path: string): Promise<void> => {
-    if (entries.length > MAX_INPUT_FILES) throw new Error(`more than ${MAX_INPUT_FILES} input files under ${webDir}`)
+    if (entries.length > MAX_INPUT_FILES) throw new Error(`more than ${MAX_INPUT_FILES} input files under ${base}`)
     const info = await stat(path).catch(() => undefined)
     if (info === undefined) return
     if (info.isDirectory()) {
@@ -55,9 +60,9 @@ export async function inputsFingerprint(): Promise<string> {
       for (const name of names) await walk(join(path, name))
       return
     }
-    entries.push(`${relative(repoDir, path)}\t${info.size}\t${info.mtimeMs}`)
+    entries.push(`${relative(base, path)}\t${info.size}\t${info.mtimeMs}`)
   }
-  for (const root of inputRoots()) await walk(root)
+  for (const root of roots) await walk(root)
   return createHash('sha256').update(entries.join('\n')).digest('hex')
 }
 
