@@ -35,6 +35,8 @@ export interface MemberConfig {
   groupId: string
   topic: string
   sessionTimeoutMs: number
+  /** Members write a .cpuprofile here when they exit (SIGTERM); unset: no profiling. */
+  profileDir?: string | undefined
 }
 
 export class Members {
@@ -48,7 +50,9 @@ export class Members {
     const session = String(options.sessionTimeoutMs ?? this.config.sessionTimeoutMs)
     const gate = options.gated === true ? 'gated' : 'open'
     const args = [bootstrap.join(','), groupId, topic, options.instanceId ?? '-', session, gate]
-    const proc = spawn(process.execPath, [...TS_NODE_ARGS, MEMBER_MAIN, ...args], {
+    const profiling =
+      this.config.profileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', this.config.profileDir]
+    const proc = spawn(process.execPath, [...profiling, ...TS_NODE_ARGS, MEMBER_MAIN, ...args], {
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     })
     let output = ''

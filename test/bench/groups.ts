@@ -38,14 +38,15 @@ const SESSION_MS = 6_000
 /** The static member's: room for a process restart (tsx start-up, connect) on a shared machine. */
 const STATIC_SESSION_MS = 15_000
 const STATIC_ID = 'static-1'
-const USAGE = 'usage: npm run bench -- groups [--records N]'
+const USAGE = 'usage: npm run bench -- groups [--records N] [--profile DIR]'
 
-function parseArgs(argv: string[]): { records: number } {
-  const args = { records: 4_000_000 }
+function parseArgs(argv: string[]): { records: number; profileDir: string | undefined } {
+  const args: { records: number; profileDir: string | undefined } = { records: 4_000_000, profileDir: undefined }
   for (let i = 0; i < argv.length; i += 2) {
     const [flag, value = ''] = [argv[i], argv[i + 1]]
     const n = Number(value)
     if (flag === '--records' && Number.isSafeInteger(n) && n >= PARTITIONS) args.records = n
+    else if (flag === '--profile' && value !== '') args.profileDir = value
     else throw new Error(`bad argument '${flag} ${value}'; ${USAGE}`)
   }
   return args
@@ -142,7 +143,7 @@ export default async function groupsBench(argv: string[]): Promise<void> {
   let client: Tributary | undefined
   let members: Members | undefined
   try {
-    cluster = await MeshCluster.start(root, REPLICATION_FACTOR)
+    cluster = await MeshCluster.start(root, REPLICATION_FACTOR, args.profileDir)
     const bootstrap = cluster.peers.map((p) => p.address)
     const peer = ['--peer', bootstrap.join(',')]
     const run = { peerPids: cluster.pids }
@@ -187,7 +188,13 @@ export default async function groupsBench(argv: string[]): Promise<void> {
       `perf consume (one consumer, no group): ${fmt(singleRate)} records/s; ${coresLine(single.cpu, single.seconds)}`,
     )
 
-    members = new Members({ bootstrap, groupId: GROUP, topic: TOPIC, sessionTimeoutMs: SESSION_MS })
+    members = new Members({
+      bootstrap,
+      groupId: GROUP,
+      topic: TOPIC,
+      sessionTimeoutMs: SESSION_MS,
+      profileDir: args.profileDir,
+    })
     const consume = await groupConsume(members, ends, total, cluster.pids)
     progress(
       `group consume: ${fmt(consume.recordsPerS)} records/s over ${consume.seconds.toFixed(2)} s; ${consume.coresText}`,
