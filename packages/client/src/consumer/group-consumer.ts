@@ -137,14 +137,20 @@ export class GroupConsumer {
     const { results, error } = await session.commit(list)
     if (error !== undefined) throw error
     const failed = results.find((r) => r.errorCode !== 0)
+    const accepted: CommitOffset[] = []
     for (const r of results) {
       const o = list.find((c) => c.topic === r.topic && c.partition === r.partition)
-      if (r.errorCode === 0 && o !== undefined) this.committed.set(partitionKey(r.topic, r.partition), o.offset)
+      if (r.errorCode !== 0 || o === undefined) continue
+      this.committed.set(partitionKey(r.topic, r.partition), o.offset)
+      accepted.push(o)
     }
-    this.instrumentation.emit('consumer.commit_offsets', () => ({
-      groupId: this.settings.groupId,
-      topics: list.map((o) => ({ topic: o.topic, partition: o.partition, offset: String(o.offset) })),
-    }))
+    // The event names what was committed: a partition the coordinator refused is not.
+    if (accepted.length > 0) {
+      this.instrumentation.emit('consumer.commit_offsets', () => ({
+        groupId: this.settings.groupId,
+        topics: accepted.map((o) => ({ topic: o.topic, partition: o.partition, offset: String(o.offset) })),
+      }))
+    }
     if (failed !== undefined) throw errorFromCode(failed.errorCode, failed.errorMessage) as TributaryError
   }
 
