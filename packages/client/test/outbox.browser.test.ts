@@ -63,6 +63,7 @@ describe('outbox > in the browser', () => {
         topics: [
           { topic: 'outbox-offline', numPartitions: 2, replicationFactor: 1 },
           { topic: 'outbox-crash', numPartitions: 1, replicationFactor: 1 },
+          { topic: 'outbox-online', numPartitions: 1, replicationFactor: 1 },
         ],
       })
     } finally {
@@ -185,5 +186,55 @@ describe('outbox > in the browser', () => {
     // After the previous test's 200 records.
     expect(records.slice(200).map((r) => r.value)).toEqual(values)
     expect(records).toHaveLength(500)
+  }, 90_000)
+
+  it("follows the browser's offline and online events without user code", async () => {
+    const name = outboxName('browser-events')
+    // A backoff far longer than the test: only the `online` event can start the next round in time.
+    const outbox = await Tributary.openOutbox(
+      config({ name, retry: { initialRetryTime: 120_000, maxRetryTime: 120_000 } }),
+    )
+    try {
+      await outbox.send({ topic: 'outbox-online', messages: [{ value: 'o0' }] })
+      expect(outbox.isOnline).toBe(true)
+      await commands.pausePeerProcess(peer!.peerId)
+      paused = true
+      // The events the browser fires when the device loses and regains its network.
+      const offline = new Promise<Error | undefined>((resolve) =>
+        outbox.on('outbox.offline', ({ payload }) => resolve(payload.error)),
+      )
+      window.dispatchEvent(new Event('offline'))
+      expect((await offline)?.name).toBe('BrowserOfflineError')
+      expect(outbox.isOnline).toBe(false)
+      const values = Array.from({ length: 50 }, (_, i) => `o${i + 1}`)
+      // A round tries the stopped peer and fails; its backoff would outlast the test.
+      const tried = new Promise<void>((resolve) => outbox.on('outbox.retry', () => resolve()))
+      await outbox.enqueue({ topic: 'outbox-online', messages: values.map((value) => ({ value })) })
+      expect(await outbox.pending()).toBe(50)
+      await tried
+
+      await commands.restartPeerProcess(peer!.peerId)
+      paused = false
+      // Node-side, the partition is readable again (its leader is elected) before the page hears of it.
+      const before = await commands.consumePartitionFromNode({
+        peerId: peer!.peerId,
+        topic: 'outbox-online',
+        partition: 0,
+        idleMs: 1_000,
+      })
+      expect(before.map((r) => r.value)).toEqual(['o0'])
+      const online = new Promise<void>((resolve) => outbox.on('outbox.online', () => resolve()))
+      window.dispatchEvent(new Event('online'))
+      await online
+      await outbox.flush({ timeout: 60_000 })
+      const records = await commands.consumePartitionFromNode({
+        peerId: peer!.peerId,
+        topic: 'outbox-online',
+        partition: 0,
+      })
+      expect(records.map((r) => r.value)).toEqual(['o0', ...values])
+    } finally {
+      await outbox.close()
+    }
   }, 90_000)
 })

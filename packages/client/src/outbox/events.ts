@@ -10,7 +10,7 @@ export interface OutboxEvents {
   'outbox.online': Record<string, never>
   /** The mesh cannot be reached (the browser went offline, no peer answers); delivery retries with backoff. */
   'outbox.offline': { error: Error | undefined }
-  /** A round failed for another reason (no leader yet, unknown topic, …); the next one is in `delayMs`. */
+  /** A delivery round failed (mesh out of reach, no leader yet, unknown topic, …); the next one is in `delayMs`. */
   'outbox.retry': { error: Error; delayMs: number }
   /** A produce request is about to be sent. */
   'outbox.request': { topic: string; partition: number; records: number; baseSequence: number }

@@ -96,6 +96,8 @@ export class OutboxProducer {
   private wake: ((why: Wake) => void) | undefined
   /** Records were queued since the current round began. */
   private recordsWaiting = false
+  /** The browser came back online: the next failure backs off from the start again. */
+  private backoffReset = false
   private online: boolean | undefined
   private loopDone: Promise<void> = Promise.resolve()
   private closing: Promise<void> | undefined
@@ -315,12 +317,22 @@ export class OutboxProducer {
   /** Wakes the delivery loop: new records end an idle wait; the browser coming online (or close) also ends a backoff. */
   private kick(why: Wake): void {
     if (why === 'records') this.recordsWaiting = true
+    if (why === 'online') this.backoffReset = true
     this.wake?.(why)
   }
 
   private async loop(): Promise<void> {
     let retryTime = randomizedRetryTime(this.retry.factor, this.retry.initialRetryTime)
     while (!this.lifetime.signal.aborted) {
+      if (browserOffline()) {
+        // Nothing can be reached; the `online` event (or a periodic look) ends the wait.
+        this.setOnline(
+          false,
+          new BrowserOfflineError('the browser is offline; delivery resumes when it is back online'),
+        )
+        await this.sleep(this.retry.maxRetryTime, false)
+        continue
+      }
       this.recordsWaiting = false
       const round = new AbortController()
       this.round = round
@@ -330,10 +342,12 @@ export class OutboxProducer {
         retryTime = randomizedRetryTime(this.retry.factor, this.retry.initialRetryTime)
       } catch (err) {
         if (this.lifetime.signal.aborted) return
+        if (this.backoffReset) retryTime = randomizedRetryTime(this.retry.factor, this.retry.initialRetryTime)
+        this.backoffReset = false
         const error = err instanceof Error ? err : new Error(String(err))
         const delayMs = Math.min(retryTime, this.retry.maxRetryTime)
         if (unreachable(error)) this.setOnline(false, error)
-        else this.instrumentation.emit('outbox.retry', () => ({ error, delayMs }))
+        this.instrumentation.emit('outbox.retry', () => ({ error, delayMs }))
         await this.sleep(delayMs, false)
         retryTime = nextRetryTime(this.retry, retryTime)
         continue
@@ -454,6 +468,11 @@ function unreachable(error: Error): boolean {
     error.name === 'TimeoutError' ||
     error.name === 'AbortError'
   )
+}
+
+/** The browser says it has no network (`navigator.onLine` false); elsewhere never. */
+function browserOffline(): boolean {
+  return (globalThis as { navigator?: { onLine?: unknown } }).navigator?.onLine === false
 }
 
 /** Why a round stopped when the browser reported going offline. */
