@@ -55,6 +55,11 @@ export class ProducerIdentity {
     return state
   }
 
+  /** The producer id the partition's batches carry now. */
+  producerIdOf(topic: string, partition: number): number {
+    return this.state(topic, partition).producerId
+  }
+
   /** Takes `count` sequences for a batch about to be sent for the first time. */
   assign(topic: string, partition: number, count: number): SequenceAssignment {
     const state = this.state(topic, partition)

@@ -40,7 +40,10 @@ export interface ProducerOptions {
   lingerMs?: number
   /** A batch is full (sendable at once) at this many bytes. Default 512 KiB. */
   batchSize?: number
-  /** Batches in flight per partition when not idempotent (idempotent: 1). Default 5. */
+  /**
+   * Batches in flight per partition. Default 5, Kafka's `max.in.flight.requests.per.connection`;
+   * idempotent producers keep order at up to 5 (the leader remembers each producer's last 5 batches).
+   */
   maxInFlightRequests?: number
   /** Bytes of records queued or in flight before `send` waits for room. Default 32 MiB. */
   maxBufferedBytes?: number
@@ -91,6 +94,8 @@ export interface RecordMetadata {
 
 export const DEFAULT_BATCH_SIZE = 512 * 1024
 const DEFAULT_MAX_BUFFERED_BYTES = 32 * 1024 * 1024
+/** The leader keeps the last 5 batches of each producer (its duplicate check), so at most 5 may be in flight. */
+const MAX_IDEMPOTENT_IN_FLIGHT = 5
 const DEFAULT_TIMEOUT_MS = 30_000
 /** The server's limit on a produce request (mesh DEFAULT_MAX_REQUEST_BYTES); a record beyond it can never be sent. */
 const MAX_REQUEST_BYTES = 8 * 1024 * 1024
@@ -133,7 +138,12 @@ export class Producer {
     this.autoCreate = autoCreateOptions(options.allowAutoTopicCreation)
     const batchSize = positiveInteger(options.batchSize ?? DEFAULT_BATCH_SIZE, 'batchSize')
     const lingerMs = nonNegativeInteger(options.lingerMs ?? 0, 'lingerMs')
-    const maxInFlight = this.idempotent ? 1 : positiveInteger(options.maxInFlightRequests ?? 5, 'maxInFlightRequests')
+    const maxInFlight = positiveInteger(options.maxInFlightRequests ?? 5, 'maxInFlightRequests')
+    if (this.idempotent && maxInFlight > MAX_IDEMPOTENT_IN_FLIGHT) {
+      throw new InvalidArgumentError(
+        `an idempotent producer keeps order with at most ${MAX_IDEMPOTENT_IN_FLIGHT} batches in flight per partition, got maxInFlightRequests=${maxInFlight}`,
+      )
+    }
     const createPartitioner = options.createPartitioner ?? ((context) => defaultPartitioner(context))
     if (typeof createPartitioner !== 'function') throw new InvalidArgumentError('createPartitioner must be a function')
     this.partitioner = createPartitioner({ batchSize })

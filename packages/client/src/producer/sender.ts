@@ -1,9 +1,16 @@
 /**
  * Takes sendable batches from the accumulator and produces them to each partition's leader, with
- * at most `maxInFlight` batches outstanding per partition (1 when idempotent: a retried batch must
- * reach the leader before the next one, or the next would arrive out of sequence). A retriable
- * failure resends the same bytes after a backoff, the metadata having been corrected from the
- * error (a NOT_LEADER hint, or a refresh); a batch too large for the leader is split in two.
+ * at most `maxInFlight` batches outstanding per partition. A retriable failure resends the same
+ * bytes after a backoff, the metadata having been corrected from the error (a NOT_LEADER hint, or
+ * a refresh); a batch too large for the leader is split in two.
+ *
+ * Idempotent batches are pipelined as Kafka's are (up to 5 in flight, the leader keeping the last
+ * 5 batches of each producer for duplicates), with its ordering rules: the leader refuses a batch
+ * whose predecessor it lacks (OUT_OF_ORDER_SEQUENCE, retried here while that predecessor is still
+ * unsettled), a retry waits until every earlier batch of its partition has settled, and when one
+ * fails for good the later ones fail too instead of overtaking it. A partition's first batch under
+ * a producer id, or the first after a long pause, goes alone: a leader takes any sequence from a
+ * producer it does not know, so a later batch must not reach it first.
  */
 import {
   DuplicateSequenceError,
@@ -36,8 +43,22 @@ export interface SenderOptions {
   signal: AbortSignal
 }
 
+/** A batch sent and not yet settled (acknowledged or failed for good), in its partition's order. */
+interface Unsettled {
+  batch: ProducerBatch
+  settled: Promise<void>
+  settle: (failed: boolean) => void
+  failed: boolean
+}
+
+/** A partition whose producer id has had no acknowledgement for this long sends one batch alone first. */
+const PIPELINE_IDLE_MS = 60_000
+
 export class Sender {
-  private readonly inFlight = new Map<string, number>()
+  /** Per partition, its unsettled batches in the order they were taken. */
+  private readonly unsettled = new Map<string, Unsettled[]>()
+  /** Per partition, when a batch under its current producer id was last acknowledged. */
+  private readonly acknowledgedAt = new Map<string, { producerId: number; at: number }>()
   private readonly idle: Array<() => void> = []
   private active = 0
 
@@ -47,21 +68,47 @@ export class Sender {
   drain(topic: string, partition: number): void {
     const key = `${topic}\u0000${partition}`
     for (;;) {
-      const count = this.inFlight.get(key) ?? 0
-      if (count >= this.options.maxInFlight) return
+      const list = this.unsettled.get(key) ?? []
+      if (list.length >= this.limit(key, topic, partition)) return
       const batch = this.options.accumulator.next(topic, partition)
       if (batch === undefined) return
-      this.inFlight.set(key, count + 1)
+      let settle: (failed: boolean) => void = () => {}
+      const entry: Unsettled = {
+        batch,
+        failed: false,
+        settle: (failed) => settle(failed),
+        settled: new Promise<void>((resolve) => {
+          settle = (failed) => {
+            entry.failed = failed
+            resolve()
+          }
+        }),
+      }
+      list.push(entry)
+      this.unsettled.set(key, list)
       this.active++
-      void this.send(batch).finally(() => {
-        const left = (this.inFlight.get(key) ?? 1) - 1
-        if (left === 0) this.inFlight.delete(key)
-        else this.inFlight.set(key, left)
+      void this.send(batch, key, entry).finally(() => {
+        const left = this.unsettled.get(key)
+        const at = left?.indexOf(entry) ?? -1
+        if (left !== undefined && at >= 0) left.splice(at, 1)
+        if (left?.length === 0) this.unsettled.delete(key)
         this.active--
         this.drain(topic, partition)
         if (this.active === 0) for (const wake of this.idle.splice(0)) wake()
       })
     }
+  }
+
+  /** Batches allowed in flight: one for an idempotent partition not acknowledged lately under its id. */
+  private limit(key: string, topic: string, partition: number): number {
+    const { identity, maxInFlight } = this.options
+    if (identity === undefined || maxInFlight === 1) return maxInFlight
+    const acked = this.acknowledgedAt.get(key)
+    const established =
+      acked !== undefined &&
+      acked.producerId === identity.producerIdOf(topic, partition) &&
+      Date.now() - acked.at < PIPELINE_IDLE_MS
+    return established ? maxInFlight : 1
   }
 
   /** Resolves when no batch is in flight. */
@@ -70,18 +117,52 @@ export class Sender {
     return new Promise((resolve) => this.idle.push(resolve))
   }
 
-  private async send(batch: ProducerBatch): Promise<void> {
+  private async send(batch: ProducerBatch, key: string, entry: Unsettled): Promise<void> {
     const { accumulator } = this.options
     try {
-      const result = batch.spec.acks === 0 ? await this.sendUnacknowledged(batch) : await this.sendWithRetries(batch)
+      const result =
+        batch.spec.acks === 0 ? await this.sendUnacknowledged(batch) : await this.sendWithRetries(batch, key, entry)
+      if (batch.sequence !== undefined) {
+        this.acknowledgedAt.set(key, { producerId: batch.sequence.producerId, at: Date.now() })
+      }
+      entry.settle(false)
       accumulator.release(batch.recordBytes)
       batch.resolve(result)
     } catch (err) {
-      if (this.splitIfTooLarge(batch, err)) return
+      if (this.splitIfTooLarge(batch, err)) {
+        entry.settle(false)
+        return
+      }
       this.settleSequence(batch, err)
+      entry.settle(true)
       accumulator.release(batch.recordBytes)
       batch.reject(namingPartition(err, partitionName(batch.topic, batch.partition)))
     }
+  }
+
+  /**
+   * Before an idempotent batch is sent again: every earlier batch of its partition must have
+   * settled (else the retry could overtake one), and none may have failed for good (the leader
+   * would never take this one in sequence; it fails too, as in Kafka).
+   */
+  private async awaitPredecessors(key: string, entry: Unsettled, bail: (err: unknown) => never): Promise<void> {
+    const list = this.unsettled.get(key) ?? []
+    const before = list.slice(0, Math.max(0, list.indexOf(entry)))
+    if (before.length === 0) return
+    await Promise.all(before.map((e) => e.settled))
+    if (before.some((e) => e.failed)) {
+      bail(
+        new OutOfOrderSequenceError(
+          `an earlier batch of ${partitionName(entry.batch.topic, entry.batch.partition)} failed; this one cannot follow it`,
+        ),
+      )
+    }
+  }
+
+  /** Whether an earlier batch of the partition is still unsettled (an out-of-order answer is then expected). */
+  private hasUnsettledPredecessor(key: string, entry: Unsettled): boolean {
+    const list = this.unsettled.get(key) ?? []
+    return list.indexOf(entry) > 0
   }
 
   private async encode(batch: ProducerBatch): Promise<Uint8Array> {
@@ -96,10 +177,12 @@ export class Sender {
     return batch.encoded
   }
 
-  private async sendWithRetries(batch: ProducerBatch): Promise<BatchResult> {
+  private async sendWithRetries(batch: ProducerBatch, key: string, entry: Unsettled): Promise<BatchResult> {
     const { cluster, signal } = this.options
     const result = await this.options.retrier(
-      async (_bail, retryCount) => {
+      async (bail, retryCount) => {
+        if (retryCount > 0 && batch.sequence !== undefined) await this.awaitPredecessors(key, entry, bail)
+        const pipelined = this.hasUnsettledPredecessor(key, entry)
         batch.attempts++
         const { broker, leader } = await cluster.leader(batch.topic, batch.partition, { signal })
         const records = await this.encode(batch)
@@ -120,6 +203,8 @@ export class Sender {
         } catch (err) {
           this.emitRequest(batch, leader, retryCount, started, records.length, err)
           cluster.onPartitionError(batch.topic, batch.partition, err)
+          // Sent behind a batch the leader did not have yet: try again once that one has settled.
+          if (err instanceof OutOfOrderSequenceError && pipelined) throw new PipelinedOutOfOrderError(err)
           throw err
         }
       },
@@ -222,6 +307,17 @@ export class Sender {
       durationMs: Date.now() - started,
       error: error instanceof Error ? error : undefined,
     }))
+  }
+}
+
+/** OUT_OF_ORDER_SEQUENCE for a batch sent behind an unsettled one: retriable, unlike the code's own error. */
+class PipelinedOutOfOrderError extends TributaryError {
+  constructor(cause: OutOfOrderSequenceError) {
+    super(`${cause.message} (sent behind an unsettled batch; retried once it settles)`, {
+      cause,
+      code: ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER,
+      retriable: true,
+    })
   }
 }
 

@@ -30,7 +30,14 @@ class FakeLeader {
   readonly log: Array<{ producerId: number; baseSequence: number; values: string[] }> = []
   readonly received: Uint8Array[] = []
   private readonly lastSequence = new Map<number, { last: number; baseOffset: number; base: number }>()
+  /** Earlier batches per producer (base sequence → base offset), the last 5 as a real leader keeps. */
+  private readonly recent = new Map<number, Map<number, number>>()
   private offset = 0
+  /** Requests being answered now, and the most at once. */
+  concurrent = 0
+  maxConcurrent = 0
+  /** Each answer waits this long (ms), so requests overlap. */
+  answerDelayMs = 0
   /** Failures to inject, in order, before the leader looks at a request. */
   readonly before: Error[] = []
   /** Errors to answer after appending (the acknowledgement is lost). */
@@ -41,14 +48,28 @@ class FakeLeader {
     records: Uint8Array
   }): Promise<{ baseOffset: number; logAppendTime: number; logStartOffset: number }> {
     this.received.push(request.records)
+    this.concurrent++
+    this.maxConcurrent = Math.max(this.maxConcurrent, this.concurrent)
+    try {
+      return await this.answer(request)
+    } finally {
+      if (this.answerDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.answerDelayMs))
+      this.concurrent--
+    }
+  }
+
+  private async answer(request: {
+    records: Uint8Array
+  }): Promise<{ baseOffset: number; logAppendTime: number; logStartOffset: number }> {
     const injected = this.before.shift()
     if (injected !== undefined) throw injected
     const { header, records } = await decodeRecordBatch(request.records)
     if (records.length > this.maxRecords) throw new RecordTooLargeError('batch too large')
     const seen = this.lastSequence.get(header.producerId)
     let baseOffset: number
-    if (seen !== undefined && seen.base === header.baseSequence) {
-      baseOffset = seen.baseOffset // a duplicate: the original offset
+    const earlier = this.recent.get(header.producerId)?.get(header.baseSequence)
+    if (earlier !== undefined) {
+      baseOffset = earlier // a duplicate: the original offset
     } else {
       const expected = seen === undefined ? 0 : seen.last + 1
       if (header.baseSequence !== expected) {
@@ -66,6 +87,10 @@ class FakeLeader {
         baseOffset,
         base: header.baseSequence,
       })
+      const recent = this.recent.get(header.producerId) ?? new Map<number, number>()
+      recent.set(header.baseSequence, baseOffset)
+      if (recent.size > 5) recent.delete(recent.keys().next().value as number)
+      this.recent.set(header.producerId, recent)
     }
     const lost = this.after.shift()
     if (lost !== undefined) throw lost
@@ -73,7 +98,10 @@ class FakeLeader {
   }
 }
 
-function setup(leaders: Record<string, FakeLeader>, options: { retries?: number; identity?: ProducerIdentity } = {}) {
+function setup(
+  leaders: Record<string, FakeLeader>,
+  options: { retries?: number; identity?: ProducerIdentity; maxInFlight?: number } = {},
+) {
   let current = Object.keys(leaders)[0]!
   const partitionErrors: unknown[] = []
   const cluster = {
@@ -98,7 +126,7 @@ function setup(leaders: Record<string, FakeLeader>, options: { retries?: number;
     accumulator,
     identity,
     retrier: createRetrier({ retries: options.retries ?? 3, initialRetryTime: 1, maxRetryTime: 5 }),
-    maxInFlight: 1,
+    maxInFlight: options.maxInFlight ?? 1,
     instrumentation: new Instrumentation<ProducerEvents>(PRODUCER_EVENTS),
     signal: lifetime.signal,
   })
@@ -175,5 +203,73 @@ describe('client > producer > sender', () => {
     leader.before.push(new OutOfOrderSequenceError('t-0: sequence 0, expected 9'))
     await expect(send(['x'])).rejects.toBeInstanceOf(OutOfOrderSequenceError)
     expect(leader.received).toHaveLength(1)
+  })
+
+  describe('pipelined (idempotent, up to 5 batches in flight)', () => {
+    /** Sends each value as its own batch (a tick apart), returning their offsets. */
+    async function sendEach(send: (values: string[]) => Promise<number[]>, values: string[]): Promise<number[]> {
+      const pending: Array<Promise<number[]>> = []
+      for (const value of values) {
+        pending.push(send([value]))
+        await Promise.resolve()
+      }
+      return (await Promise.all(pending)).flat()
+    }
+
+    it('sends a partition’s first batch alone, then keeps up to maxInFlight batches in flight', async () => {
+      const leader = new FakeLeader()
+      leader.answerDelayMs = 5
+      const { send } = setup({ a: leader }, { maxInFlight: 5 })
+      expect(await sendEach(send, ['first', 'second'])).toEqual([0, 1])
+      expect(leader.maxConcurrent).toBe(1) // nothing acknowledged yet under this producer id: one at a time
+      const values = Array.from({ length: 12 }, (_, i) => `v${i}`)
+      expect(await sendEach(send, values)).toEqual(values.map((_, i) => i + 2))
+      expect(leader.maxConcurrent).toBe(5)
+      expect(leader.log.flatMap((e) => e.values)).toEqual(['first', 'second', ...values])
+    })
+
+    it('retries the batches sent behind a failed one in order, each appended once', async () => {
+      const leader = new FakeLeader()
+      const { send } = setup({ a: leader }, { maxInFlight: 5 })
+      expect(await send(['warm-up'])).toEqual([0])
+      // The next batch is refused before the leader looks at it; those behind it find a gap.
+      leader.before.push(new NotLeaderOrFollowerError('t-0 is changing leaders'))
+      expect(await sendEach(send, ['a', 'b', 'c', 'd'])).toEqual([1, 2, 3, 4])
+      expect(leader.log.flatMap((e) => e.values)).toEqual(['warm-up', 'a', 'b', 'c', 'd'])
+      expect(leader.log.map((e) => e.baseSequence)).toEqual([0, 1, 2, 3, 4])
+      // Each retry waited for the batches before it to settle, so each was sent exactly twice.
+      expect(leader.received).toHaveLength(1 + 4 + 4)
+    })
+
+    it('resends a batch whose acknowledgement was lost while later ones went through, appending it once', async () => {
+      const leader = new FakeLeader()
+      const { send } = setup({ a: leader }, { maxInFlight: 5 })
+      expect(await send(['warm-up'])).toEqual([0])
+      leader.after.push(new RequestTimedOutError('the acknowledgement was lost'))
+      expect(await sendEach(send, ['a', 'b', 'c'])).toEqual([1, 2, 3])
+      expect(leader.log.flatMap((e) => e.values)).toEqual(['warm-up', 'a', 'b', 'c'])
+    })
+
+    it('fails the batches behind one that failed for good, then continues under a new producer id', async () => {
+      const leader = new FakeLeader()
+      const identity = new ProducerIdentity()
+      const { send } = setup({ a: leader }, { maxInFlight: 5, identity })
+      expect(await send(['warm-up'])).toEqual([0])
+      leader.before.push(new RecordTooLargeError('t-0: batch exceeds max.message.bytes'))
+      const sends: Array<Promise<number[]>> = []
+      for (const value of ['too-big', 'behind-1', 'behind-2']) {
+        sends.push(send([value]))
+        await Promise.resolve() // one batch each
+      }
+      const results = await Promise.allSettled(sends)
+      expect(results[0]).toMatchObject({ status: 'rejected', reason: expect.any(RecordTooLargeError) })
+      // The leader found a gap where the refused batch should be: the ones behind it fail too.
+      expect(results[1]).toMatchObject({ status: 'rejected', reason: expect.any(OutOfOrderSequenceError) })
+      expect(results[2]).toMatchObject({ status: 'rejected', reason: expect.any(OutOfOrderSequenceError) })
+      expect(leader.log.flatMap((e) => e.values)).not.toContain('too-big')
+      expect(await send(['after'])).toEqual([leader.log.length - 1])
+      expect(leader.log.at(-1)).toMatchObject({ baseSequence: 0, values: ['after'] })
+      expect(leader.log.at(-1)!.producerId).not.toBe(identity.producerId)
+    })
   })
 })
