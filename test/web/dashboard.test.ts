@@ -26,6 +26,61 @@ async function cli(args: string[], peer: PeerProcess, input?: string): Promise<s
   return run.stdout
 }
 
+interface PartitionView {
+  partition: number
+  leader: string
+  highWatermark: string
+  voters: string[]
+  follower: { peerId: string; role: string; logEnd: string; lag: string } | undefined
+  observer?: { peerId: string; role: string; logEnd: string; lag: string } | undefined
+}
+
+/** A topic's partition rows as the page shows them; `observer` is the row of replica `observerId`. */
+function pageView(page: Page, topic: string, observerId?: string): Promise<PartitionView[]> {
+  return page.getByTestId(`partitions-${topic}`).evaluate((table, observerId) => {
+    const text = (tr: Element | null, column: number) => (tr?.children[column]?.textContent ?? '').trim()
+    const replica = (tr: Element | null) =>
+      tr === null
+        ? undefined
+        : { peerId: tr.getAttribute('data-replica') ?? '', role: text(tr, 1), logEnd: text(tr, 9), lag: text(tr, 10) }
+    // Columns: partition, replica, leader, epoch, voters, observers, in-sync, log start, hw, log end, lag.
+    return [...table.querySelectorAll('tr.leader-row')].map((row) => {
+      const partition = row.getAttribute('data-partition') ?? ''
+      const leader = row.getAttribute('data-replica') ?? ''
+      const voters = [...row.children[4]!.querySelectorAll('[data-peer-id]')].map(
+        (el) => el.getAttribute('data-peer-id')!,
+      )
+      const rows = [...table.querySelectorAll(`tr.replica-row[data-partition="${partition}"]`)]
+      const follower = rows.find((r) => {
+        const id = r.getAttribute('data-replica')
+        return id !== leader && voters.includes(id ?? '')
+      })
+      const view = {
+        partition: Number(partition),
+        leader,
+        highWatermark: text(row, 8),
+        voters: voters.sort(),
+        follower: replica(follower ?? null),
+      }
+      if (observerId === undefined) return view
+      return { ...view, observer: replica(rows.find((r) => r.getAttribute('data-replica') === observerId) ?? null) }
+    })
+  }, observerId)
+}
+
+function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b)
+}
+
+/** A read-only CLI command's JSON answer, retried while the mesh settles (e.g. a coordinator moving). */
+function cliJson<T>(args: string[], peer: PeerProcess): Promise<T> {
+  return waitFor(
+    async () => JSON.parse(await cli([...args, '--format', 'json'], peer)) as T,
+    `tributary ${args.join(' ')}`,
+    45_000,
+  )
+}
+
 /** The text of each cell of each body row of a table, by its data-testid. */
 function rowsOf(page: Page, testId: string, rowSelector = 'tbody tr'): Promise<string[][]> {
   return page
@@ -75,7 +130,7 @@ describe('web app > dashboard views', () => {
   afterAll(async () => {
     killAllCli()
     await closeAll()
-  }, 60_000)
+  }, 120_000)
 
   it('peers: both Node peers as voters, and this tab as a browser observer', async () => {
     await showView(page, 'peers')
@@ -104,89 +159,79 @@ describe('web app > dashboard views', () => {
     expect(selfRow[8]).toContain('this tab')
     expect(await page.getByTestId('self').locator('[data-peer-id]').getAttribute('data-peer-id')).toBe(self)
     await screenshot(page, 'peers')
-  }, 60_000)
+  }, 120_000)
 
   it('topics: every partition with its leader, voters, high watermark and follower; this tab replicates as an observer', async () => {
     await showView(page, 'topics')
-    const described = JSON.parse(await cli(['topics', 'describe', 'orders', '--format', 'json'], a)) as Array<{
-      partitions: DescribedPartitionJson[]
-    }>
-    const partitions = described[0]!.partitions
-    expect(partitions).toHaveLength(2)
-    const table = `partitions-orders`
-    for (const p of partitions) {
-      const follower = p.voters.find((v) => v !== p.leader)!
-      // The follower catches up within a fetch; wait until the page shows it at the leader's end.
-      await expect
-        .poll(
-          async () => {
-            const leaderRow = (await rowsOf(page, table, `tr.leader-row[data-partition="${p.partition}"]`))[0]
-            const replicaRow = (
-              await rowsOf(page, table, `tr.replica-row[data-partition="${p.partition}"][data-replica="${follower}"]`)
-            )[0]
-            // leader row: partition, replica, leader, epoch, voters, observers, in-sync, log start, hw, log end, lag
-            return {
-              leader: leaderRow?.[1],
-              highWatermark: leaderRow?.[8],
-              follower:
-                replicaRow === undefined
-                  ? undefined
-                  : { role: replicaRow[1], logEnd: replicaRow[9], lag: replicaRow[10] },
-            }
-          },
-          { timeout: 30_000 },
-        )
-        .toEqual({
-          leader: 'leader',
-          highWatermark: p.highWatermark,
-          follower: { role: 'voter', logEnd: p.highWatermark, lag: '0' },
-        })
-      const leaderCell = page
-        .getByTestId(table)
-        .locator(`tr.leader-row[data-partition="${p.partition}"] td:nth-child(3) [data-peer-id]`)
-      expect(await leaderCell.getAttribute('data-peer-id')).toBe(p.leader)
-      const voterIds = await page
-        .getByTestId(table)
-        .locator(`tr.leader-row[data-partition="${p.partition}"] td:nth-child(5) [data-peer-id]`)
-        .evaluateAll((els) => els.map((el) => el.getAttribute('data-peer-id')))
-      expect(voterIds.sort()).toEqual([...p.voters].sort())
+    // The page and the CLI each ask the leaders; a leader change (which appends a marker batch)
+    // or a leader busy for one request may make one answer differ for a moment, so both are
+    // re-read until they agree.
+    const cliView = async (): Promise<PartitionView[]> => {
+      const described = await cliJson<Array<{ partitions: DescribedPartitionJson[] }>>(
+        ['topics', 'describe', 'orders'],
+        a,
+      )
+      return described[0]!.partitions.map((p) => ({
+        partition: p.partition,
+        leader: p.leader,
+        highWatermark: p.highWatermark,
+        voters: [...p.voters].sort(),
+        follower: { peerId: p.voters.find((v) => v !== p.leader)!, role: 'voter', logEnd: p.highWatermark, lag: '0' },
+      }))
     }
+    let last: { cli: PartitionView[] | undefined; page: PartitionView[] | undefined } = {
+      cli: undefined,
+      page: undefined,
+    }
+    await waitFor(
+      async () => {
+        const now = { cli: await cliView(), page: await pageView(page, 'orders') }
+        last = now
+        return now.cli.length === 2 && now.cli.every((p) => p.highWatermark !== '-1') && same(now.cli, now.page)
+      },
+      'the page and tributary topics describe to agree on orders',
+      60_000,
+    ).catch(() => {})
+    expect(last.page).toEqual(last.cli)
     expect(await page.locator('section.topic[data-topic="audit"]').count()).toBe(1)
 
-    // The tab is a peer: asked to, it replicates 'orders' as an observer and catches up.
+    // The tab is a peer: asked to, it replicates 'orders' as an observer and catches up to the
+    // high watermark its leader reports (row and leader from the same answer).
     const self = (await page.evaluate(() => document.body.dataset.selfId))!
     await page.getByTestId('observe-orders').click()
     await page.getByTestId('replicated-orders').waitFor({ timeout: 30_000 })
-    for (const p of partitions) {
-      await expect
-        .poll(
-          async () => {
-            const row = (
-              await rowsOf(page, table, `tr.replica-row[data-partition="${p.partition}"][data-replica="${self}"]`)
-            )[0]
-            return row === undefined ? undefined : { role: row[1], logEnd: row[9], lag: row[10] }
-          },
-          { timeout: 30_000 },
-        )
-        .toEqual({ role: 'observer', logEnd: p.highWatermark, lag: '0' })
-    }
+    await expect
+      .poll(
+        async () =>
+          (await pageView(page, 'orders', self)).map((p) => ({
+            partition: p.partition,
+            observer: p.observer,
+            caughtUp: p.observer?.logEnd === p.highWatermark,
+          })),
+        { timeout: 45_000 },
+      )
+      .toEqual(
+        [0, 1].map((partition) => ({
+          partition,
+          observer: { peerId: self, role: 'observer', logEnd: expect.any(String), lag: '0' },
+          caughtUp: true,
+        })),
+      )
     await screenshot(page, 'topics')
-  }, 60_000)
+  }, 150_000)
 
   it('groups: the live member and its assignment, committed offsets and lag', async () => {
     await showView(page, 'groups')
-    const auditors = JSON.parse(await cli(['groups', 'describe', 'auditors', '--format', 'json'], a)) as {
+    const auditors = await cliJson<{
       offsets: Array<{ topic: string; partition: number; offset: string; logEndOffset: string; lag: string }>
-    }
+    }>(['groups', 'describe', 'auditors'], a)
     expect(auditors.offsets).toHaveLength(1)
     expect(auditors.offsets[0]!.lag).toBe('7')
     await expect
       .poll(() => rowsOf(page, 'offsets-auditors'), { timeout: 30_000 })
       .toEqual([['audit', '0', auditors.offsets[0]!.offset, auditors.offsets[0]!.logEndOffset, '7']])
 
-    const billingNow = JSON.parse(await cli(['groups', 'describe', 'billing', '--format', 'json'], a)) as {
-      members: Array<{ memberId: string }>
-    }
+    const billingNow = await cliJson<{ members: Array<{ memberId: string }> }>(['groups', 'describe', 'billing'], a)
     expect(billingNow.members).toHaveLength(1)
     await expect
       .poll(async () => (await rowsOf(page, 'members-billing')).map((cells) => [cells[0], cells[3]]), {
@@ -194,7 +239,7 @@ describe('web app > dashboard views', () => {
       })
       .toEqual([[billingNow.members[0]!.memberId, 'orders[0,1]']])
     await screenshot(page, 'groups')
-  }, 60_000)
+  }, 120_000)
 
   it('produce: a record sent from the form is acknowledged with its partition and offset', async () => {
     await showView(page, 'produce')
@@ -203,10 +248,10 @@ describe('web app > dashboard views', () => {
     await page.getByTestId('produce-value').fill('order from the dashboard')
     await page.getByTestId('produce-send').click()
     const result = page.locator('[data-testid="produce-result"][data-state="ok"]')
-    await result.waitFor({ timeout: 30_000 })
+    await result.waitFor({ timeout: 60_000 })
     expect(await result.textContent()).toMatch(/^sent to orders partition [01] at offset \d+$/)
     await screenshot(page, 'produce')
-  }, 60_000)
+  }, 120_000)
 
   it('live tail: records produced by the CLI, newest first', async () => {
     await showView(page, 'tail')
@@ -220,7 +265,7 @@ describe('web app > dashboard views', () => {
     const shown = await rowsOf(page, 'tail-table')
     expect(shown.map((c) => `${c[3]}:${c[4]}`).sort()).toEqual([...lines].sort())
     await screenshot(page, 'tail')
-  }, 60_000)
+  }, 120_000)
 
   it('charts: throughput shows records appended while the page watches, lag shows each group', async () => {
     await showView(page, 'charts')
@@ -240,14 +285,20 @@ describe('web app > dashboard views', () => {
     expect(await page.getByTestId('chart-throughput').locator('.uplot canvas').count()).toBe(1)
     expect(await page.getByTestId('chart-lag').locator('.uplot canvas').count()).toBe(1)
     await screenshot(page, 'charts')
-  }, 60_000)
+  }, 120_000)
 
   it('storage: the browser’s estimate for this origin and this tab’s replicas', async () => {
     await showView(page, 'storage')
+    // The quota follows the disk's free space, which other processes change: compare within 5 %.
     const estimate = await page.evaluate(() => navigator.storage.estimate())
     await expect
-      .poll(() => page.getByTestId('storage-quota').getAttribute('data-bytes'), { timeout: 20_000 })
-      .toBe(String(estimate.quota))
+      .poll(
+        async () =>
+          Math.abs(Number(await page.getByTestId('storage-quota').getAttribute('data-bytes')) - estimate.quota!) /
+          estimate.quota!,
+        { timeout: 20_000 },
+      )
+      .toBeLessThan(0.05)
     expect(Number(await page.getByTestId('storage-usage').getAttribute('data-bytes'))).toBeGreaterThanOrEqual(0)
     // The produce test's record went through this tab's outbox: delivered, none left.
     expect(await page.getByTestId('outbox').getAttribute('data-pending')).toBe('0')
@@ -257,5 +308,5 @@ describe('web app > dashboard views', () => {
     await expect.poll(() => page.getByTestId('peer-replicas').textContent(), { timeout: 20_000 }).toBe('2')
     expect(Number(await page.getByTestId('peer-log-bytes').getAttribute('data-bytes'))).toBeGreaterThan(0)
     await screenshot(page, 'storage')
-  }, 60_000)
+  }, 120_000)
 })

@@ -120,17 +120,21 @@ async function poll(mesh: MeshSource): Promise<void> {
   ).filter((g): g is GroupDetail => g !== undefined)
 
   const now = Date.now()
-  const totals = new Map<string, number>()
+  // Per partition, so a partition whose leader did not answer this time (high watermark '-1')
+  // is left out of both samples instead of showing up as a drop and then a burst.
+  const highWatermarks = new Map<string, number>()
   for (const t of topics) {
-    const known = t.partitions.filter((p) => p.highWatermark !== '-1')
-    if (known.length > 0)
-      totals.set(
-        t.name,
-        known.reduce((sum, p) => sum + Number(p.highWatermark), 0),
-      )
+    for (const p of t.partitions) {
+      if (p.highWatermark !== '-1') highWatermarks.set(`${t.name}\u0000${p.partition}`, Number(p.highWatermark))
+    }
   }
-  const current = { timeMs: now, totals }
-  throughput.push(now, rates(previousTotals, current))
+  const current = { timeMs: now, totals: highWatermarks }
+  const perTopic: Record<string, number> = {}
+  for (const [key, rate] of Object.entries(rates(previousTotals, current))) {
+    const topic = key.slice(0, key.indexOf('\u0000'))
+    perTopic[topic] = (perTopic[topic] ?? 0) + rate
+  }
+  throughput.push(now, previousTotals === undefined ? {} : perTopic)
   previousTotals = current
   lag.push(
     now,
