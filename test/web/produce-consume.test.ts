@@ -36,7 +36,7 @@ describe('web app > produce and tail against real peers', () => {
     await page.getByTestId('produce-value').fill('hello from the page')
     await page.getByTestId('produce-send').click()
     const result = page.locator('[data-testid="produce-result"][data-state="ok"]')
-    await result.waitFor({ timeout: 30_000 })
+    await result.waitFor({ timeout: 60_000 })
     const sent = /partition (\d+) at offset (\d+)/.exec((await result.textContent()) ?? '')
     expect(sent, 'the page reports where the record went').not.toBeNull()
 
