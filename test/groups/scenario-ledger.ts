@@ -158,6 +158,18 @@ export class Ledger {
     return owners
   }
 
+  /** Per partition, the last commit its live owner reported in its current stint (absent: none yet). */
+  committed(): Map<number, number> {
+    const out = new Map<number, number>()
+    for (const m of this.live()) {
+      for (const p of m.owned) {
+        const offset = m.lastCommitted(p)
+        if (offset !== undefined) out.set(p, offset)
+      }
+    }
+    return out
+  }
+
   /** Notes every partition that two live members believe they own at once. */
   sample(): void {
     for (const [partition, members] of this.owners()) {
