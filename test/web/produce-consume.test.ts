@@ -92,4 +92,33 @@ describe('web app > produce and tail against real peers', () => {
     // Columns: partition, offset, time, key, value. Only records produced after the tail started.
     expect(shown.map((cells) => `${cells[3]}:${cells[4]}`).sort()).toEqual([...lines].sort())
   }, 120_000)
+
+  it('?mode=client: the page is a light client — not a member of the mesh — and still produces', async () => {
+    await page.goto(`http://localhost:${peer.httpPort}/?mode=client#produce`)
+    await page.locator('[data-testid="status"][data-state="online"]').waitFor({ timeout: 45_000 })
+    expect(await page.evaluate(() => document.body.dataset.source)).toBe('sdk')
+    await page.getByTestId('produce-topic').fill('web-orders')
+    await page.getByTestId('produce-value').fill('from a light client')
+    await page.getByTestId('produce-send').click()
+    await page.locator('[data-testid="produce-result"][data-state="ok"]').waitFor({ timeout: 60_000 })
+
+    await page.getByTestId('tab-peers').click()
+    const rows = page.getByTestId('peers-table').locator('tbody tr')
+    await expect.poll(() => rows.count(), { timeout: 30_000 }).toBeGreaterThan(0)
+    // Only the Node peer: the light client is nobody's member (a peer tab from the tests above
+    // may still be listed until its leave is gossiped, so look for this page's own id).
+    const self = (await page.evaluate(() => document.body.dataset.selfId))!
+    expect(await page.locator(`[data-testid="peers-table"] tr[data-peer="${self}"]`).count()).toBe(0)
+    expect(await page.locator(`[data-testid="peers-table"] tr[data-peer="${peer.peerId}"]`).count()).toBe(1)
+
+    const consumed = await runCli(
+      ['consume', 'web-orders', '--from-beginning', '--format', 'json', '--timeout-ms', '5000', '--peer', peer.address],
+      { timeoutMs: 45_000 },
+    )
+    const values = consumed.stdout
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { value: string }).value)
+    expect(values.filter((v) => v === 'from a light client')).toHaveLength(1)
+  }, 120_000)
 })
