@@ -28,6 +28,7 @@ export { InvalidRequestError } from './handlers/errors.js'
 export { componentLogger, type Logger, silentLogger } from './logger.js'
 export { type Member, type MemberStatus, Membership } from './membership/index.js'
 export {
+  BROWSER_VOTERS_ALLOWED,
   InvalidPartitionsError,
   InvalidReplicationFactorError,
   MetadataStore,

@@ -9,6 +9,7 @@ import { produceHandler } from './handlers/produce.js'
 import { componentLogger, type Logger } from './logger.js'
 import { Membership } from './membership/index.js'
 import {
+  browserVotersAllowed,
   MetadataStore,
   PARTITION_KEY_PREFIX,
   PartitionStates,
@@ -133,7 +134,8 @@ export class Peer implements HandlerContext {
     this.observed = options.observed ?? new ObservedPartitions()
     this.servesReplicaReads = options.servesReplicaReads ?? false
     this.membership = new Membership(node, {
-      roles: { voter: options.voter ?? true, observer: !(options.voter ?? true) },
+      // A browser peer may follow partitions as an observer whether or not it offers to vote.
+      roles: { voter: options.voter ?? true, observer: !(options.voter ?? true) || storage.kind === 'idb' },
       storage: storage.kind,
       ...(options.heartbeatIntervalMs === undefined ? {} : { heartbeatIntervalMs: options.heartbeatIntervalMs }),
       ...(options.failureTimeoutMs === undefined ? {} : { failureTimeoutMs: options.failureTimeoutMs }),
@@ -153,7 +155,7 @@ export class Peer implements HandlerContext {
       candidates: (topic, partition) => {
         // Placement's rendezvous order over the voting peers alive now: every leader of the
         // partition ranks them the same, so a replacement is deterministic.
-        const voters = this.voters()
+        const voters = this.voters(topic.configs)
         return voters.length === 0 ? [] : placeReplicas(topic.topicId, partition, voters.length, voters)
       },
       observing: (topic, partition) => this.observed.has(topic, partition),
@@ -414,17 +416,21 @@ export class Peer implements HandlerContext {
    * but their heartbeats are not overdue) — a transient disconnect must not shrink placement
    * to whoever is still connected. This peer is included when it votes.
    */
-  voters(): string[] {
+  voters(configs?: Readonly<Record<string, string>>): string[] {
+    // Browser peers (IndexedDB storage) that offer to vote are placed only on topics allowing them.
+    const browsers = browserVotersAllowed(configs)
     const eligible = this.membership
       .members()
-      .filter((m) => m.roles.voter && (m.status === 'alive' || m.status === 'suspect'))
+      .filter(
+        (m) => m.roles.voter && (m.status === 'alive' || m.status === 'suspect') && (browsers || m.storage !== 'idb'),
+      )
     const ids = new Set(eligible.map((m) => m.peerId))
-    if (this.options.voter ?? true) ids.add(this.peerId)
+    if ((this.options.voter ?? true) && (browsers || this.options.storage?.kind !== 'idb')) ids.add(this.peerId)
     return [...ids].sort()
   }
 
   async createTopic(spec: TopicSpec): Promise<TopicView> {
-    return this.registry.createTopic(spec, this.voters())
+    return this.registry.createTopic(spec, this.voters(spec.configs))
   }
 
   async deleteTopic(name: string): Promise<void> {

@@ -6,9 +6,10 @@
  */
 import { Tributary } from '@tributary/client'
 import { deleteIdbDatabase, openIdbLog } from '@tributary/log/idb'
+import { InvalidConfigError, InvalidReplicationFactorError } from '@tributary/wire'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { commands } from 'vitest/browser'
-import { type BrowserPeer, createBrowserPeer, PeerDatabase } from '../src/browser/index.js'
+import { BROWSER_VOTERS_ALLOWED, type BrowserPeer, createBrowserPeer, PeerDatabase } from '../src/browser/index.js'
 import { readValues, uniqueName, waitFor } from './browser-helpers.js'
 
 declare module 'vitest/browser' {
@@ -162,4 +163,66 @@ describe('mesh > browser peer', () => {
     expect(resumed.log.logStartOffset).toBe(0)
     expect(await readValues(resumed.log, 0)).toEqual([...first, ...more])
   }, 120_000)
+
+  it('votes only in topics that allow browser voters (browser.voters.allowed)', async () => {
+    const name = uniqueName('voter')
+    names.push(name)
+    const bp = await createBrowserPeer({
+      name,
+      bootstrap: [node!.ws],
+      allowInsecureWebSockets: true,
+      voter: true,
+      logger: DEBUG_LOGGER,
+    })
+    started.push(bp)
+    const admin = mesh!.admin()
+    await waitFor(
+      async () => (await admin.describeCluster()).peers.find((p) => p.peerId === bp.peer.peerId && p.voter),
+      'the Node peer to see the browser peer as a voter',
+    )
+    const denied = uniqueName('nodes-only')
+    await expect(
+      admin.createTopics({ topics: [{ topic: denied, numPartitions: 1, replicationFactor: 2 }] }),
+    ).rejects.toSatisfy(
+      (err: unknown) =>
+        err instanceof InvalidReplicationFactorError ||
+        (err instanceof Error && err.cause instanceof InvalidReplicationFactorError),
+    )
+    await expect(
+      admin.createTopics({
+        topics: [
+          {
+            topic: denied,
+            numPartitions: 1,
+            replicationFactor: 1,
+            configEntries: [{ name: BROWSER_VOTERS_ALLOWED, value: 'yes' }],
+          },
+        ],
+      }),
+    ).rejects.toBeInstanceOf(InvalidConfigError)
+
+    const allowed = uniqueName('with-browsers')
+    await admin.createTopics({
+      topics: [
+        {
+          topic: allowed,
+          numPartitions: 1,
+          replicationFactor: 2,
+          configEntries: [{ name: BROWSER_VOTERS_ALLOWED, value: 'true' }],
+        },
+      ],
+    })
+    const hosted = await waitFor(() => bp.peer.partitions.get(allowed, 0), 'the browser to host a voting replica')
+    expect(hosted.raft.isVoter).toBe(true)
+    // acks=all needs both voters, the browser included.
+    const values = Array.from({ length: 20 }, (_, i) => `v-${i}`)
+    const producer = mesh!.producer()
+    await producer.send({ topic: allowed, acks: 'all', messages: values.map((value) => ({ value })) })
+    await producer.disconnect()
+    await waitFor(
+      async () => (await readValues(hosted.log, 0)).length === values.length,
+      'the committed records in the browser',
+    )
+    expect(await readValues(hosted.log, 0)).toEqual(values)
+  }, 90_000)
 })

@@ -3,8 +3,12 @@
  * counts, log configs) before anything is sent, so a mistake is a typed error naming the topic;
  * the peer checks again, since other clients may skip this.
  */
-import { resolveLogConfig } from '@tributary/log'
-import { MAX_PARTITIONS, MAX_REPLICATION_FACTOR, validateTopicName } from '@tributary/mesh/metadata'
+import {
+  MAX_PARTITIONS,
+  MAX_REPLICATION_FACTOR,
+  validateTopicConfigs,
+  validateTopicName,
+} from '@tributary/mesh/metadata'
 import { InvalidPartitionsError, InvalidReplicationFactorError } from '@tributary/wire'
 import { InvalidArgumentError } from '../errors.js'
 
@@ -49,7 +53,7 @@ export function checkConfigEntries(entries: unknown, topic: string): Record<stri
     }
     configs[name] = value
   }
-  resolveLogConfig({}, configs) // InvalidConfigError for unknown names or bad values
+  validateTopicConfigs(configs) // InvalidConfigError for unknown names or bad values
   return configs
 }
 

@@ -49,6 +49,13 @@ export {
   partitionKey,
 } from './partition-states.js'
 export {
+  BROWSER_VOTERS_ALLOWED,
+  browserVotersAllowed,
+  logTopicConfigs,
+  MESH_TOPIC_CONFIG_NAMES,
+  validateTopicConfigs,
+} from './topic-configs.js'
+export {
   MAX_PARTITIONS,
   MAX_REPLICATION_FACTOR,
   TOPIC_KEY_PREFIX,

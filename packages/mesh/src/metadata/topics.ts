@@ -8,7 +8,6 @@
  * one sees `replaced` with the loser's topic id, so it can drop data written under it. A whole
  * record is the unit of last-writer-wins: of two concurrent `alterConfigs`, one is lost.
  */
-import { resolveLogConfig } from '@tributary/log'
 import { InvalidConfigError, TributaryError, UnknownTopicOrPartitionError } from '@tributary/wire'
 import { type Logger, silentLogger } from '../logger.js'
 import { placeReplicas } from '../placement.js'
@@ -20,6 +19,7 @@ import {
   TopicAlreadyExistsError,
 } from './errors.js'
 import type { MetadataStore } from './metadata-store.js'
+import { validateTopicConfigs } from './topic-configs.js'
 import {
   decodeTopicRecord,
   encodeTopicRecord,
@@ -45,9 +45,9 @@ export interface CreateTopicSpec {
 /** Throws (`InvalidConfigError`) if a topic may not have these configs. */
 export type ConfigValidator = (configs: Readonly<Record<string, string>>) => void
 
-/** The default validator: the partition log's own rules (`resolveLogConfig`), unknown names refused. */
+/** The default validator: the mesh's topic configs and the partition log's rules, unknown names refused. */
 export const validateLogTopicConfigs: ConfigValidator = (configs) => {
-  resolveLogConfig({}, configs)
+  validateTopicConfigs(configs)
 }
 
 export type TopicChange =

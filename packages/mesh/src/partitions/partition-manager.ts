@@ -1,4 +1,5 @@
 import { type Logger, resolveLogConfig, silentLogger } from '@tributary/log'
+import { logTopicConfigs } from '../metadata/topic-configs.js'
 import {
   type Assignment,
   isRemoved,
@@ -93,7 +94,7 @@ export class PartitionManager {
       const previous = this.topics.get(view.name)
       if (previous !== undefined && previous.topicId !== view.topicId) await this.dropTopic(previous, 'replaced')
       this.topics.set(view.name, view)
-      const config = resolveLogConfig({}, view.configs)
+      const config = resolveLogConfig({}, logTopicConfigs(view.configs))
       const stored = await this.options.factory.stored()
       for (let p = 0; p < view.partitions; p++) {
         this.hosted.get(key(view.name, p))?.log.updateConfig(config)
@@ -142,7 +143,7 @@ export class PartitionManager {
       topic: view.name,
       partition: p,
       topicId: view.topicId,
-      configs: view.configs,
+      configs: logTopicConfigs(view.configs),
       logger: this.logger,
     })
     const voters = a.voters
