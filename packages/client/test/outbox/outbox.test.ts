@@ -188,6 +188,27 @@ describe('outbox > delivery', () => {
   })
 })
 
+describe('outbox > browser network state', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals()
+  })
+
+  it('tries nothing while navigator.onLine is false, and delivers once it is true again', async () => {
+    vi.stubGlobal('navigator', { onLine: false })
+    const leader = new FakeLeader()
+    leader.createTopic('t', 1)
+    const outbox = await openOutbox(leader, new MemoryOutboxStore())
+    // The loop looked at navigator.onLine as it started, before any listener could be added.
+    await vi.waitFor(() => expect(outbox.isOnline).toBe(false), { timeout: 5_000 })
+    await outbox.enqueue({ topic: 't', messages: [{ value: 'a' }] })
+    expect(await outbox.pending()).toBe(1)
+    expect(leader.requests).toBe(0)
+    vi.stubGlobal('navigator', { onLine: true })
+    await outbox.flush({ timeout: 10_000 })
+    expect(values(leader, 't')).toEqual(['a'])
+  })
+})
+
 describe('outbox > refusals', () => {
   it('fails a batch the leader refuses for good, with its typed error, and delivers the rest under a new epoch', async () => {
     const leader = new FakeLeader()
