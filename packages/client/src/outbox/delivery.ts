@@ -139,10 +139,11 @@ export class OutboxDelivery {
         )
       } catch (err) {
         signal.throwIfAborted()
-        const sequenceRefused =
-          err instanceof OutOfOrderSequenceError ||
-          err instanceof InvalidProducerEpochError ||
-          err instanceof DuplicateSequenceError
+        // One batch per request: a leader answers its resend with the original offsets, and
+        // DUPLICATE_SEQUENCE (some batches of a request were appended) cannot mean "refused" —
+        // resending the same bytes is the safe reaction.
+        if (err instanceof DuplicateSequenceError) throw err
+        const sequenceRefused = err instanceof OutOfOrderSequenceError || err instanceof InvalidProducerEpochError
         if (sequenceRefused && attempt === 0) {
           // The leader refused this batch's sequence, so it did not append it: continue under a new epoch.
           await this.newEpoch(batch, batch.id)
