@@ -17,6 +17,8 @@ import type {
   TopicPartitions,
 } from './store.js'
 
+let instances = 0
+
 export class MemoryOutboxStore implements OutboxStore {
   private state: OutboxMeta | undefined
   private readonly records = new Map<number, StoredRecord>()
@@ -24,7 +26,8 @@ export class MemoryOutboxStore implements OutboxStore {
   private readonly sequences = new Map<string, PartitionSequence>()
   private readonly topics = new Map<string, TopicPartitions>()
 
-  constructor(readonly name = 'memory') {}
+  /** `name` only matters for messages and the one-producer-at-a-time rule; by default each store has its own. */
+  constructor(readonly name = `memory-${++instances}`) {}
 
   async open(newProducerId: () => number): Promise<OutboxSnapshot> {
     this.state ??= { producerId: newProducerId(), nextRecordId: 1, records: 0, bytes: 0 }
