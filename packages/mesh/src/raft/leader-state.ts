@@ -17,6 +17,9 @@ interface Progress extends ReplicaProgress {
   lastFetchLeaderEnd: number
 }
 
+/** An admitted observer silent for this many fetch timeouts is forgotten. */
+export const ADMITTED_OBSERVER_IDLE_FETCH_TIMEOUTS = 10
+
 export interface LeaderStateInit {
   epoch: number
   localId: string
@@ -161,17 +164,25 @@ export class LeaderState {
     if (id === this.localId) return false
     if (this.progress.has(id)) return true
     if (this.admitted.size >= max) {
-      for (const other of [...this.admitted]) {
-        const p = this.progress.get(other)
-        if (p !== undefined && now - (p.lastFetchAt ?? this.becameLeaderAt) <= idleMs) continue
-        this.admitted.delete(other)
-        this.progress.delete(other)
-      }
+      this.dropIdleObservers(now, idleMs)
       if (this.admitted.size >= max) return false
     }
     this.admitted.add(id)
     this.track(id)
     return true
+  }
+
+  /**
+   * Forgets admitted observers that have not fetched for `idleMs` (a closed tab), so they leave
+   * the replica lists this leader reports; one that comes back is admitted again.
+   */
+  dropIdleObservers(now: number, idleMs: number): void {
+    for (const id of [...this.admitted]) {
+      const p = this.progress.get(id)
+      if (p !== undefined && now - (p.lastFetchAt ?? this.becameLeaderAt) <= idleMs) continue
+      this.admitted.delete(id)
+      this.progress.delete(id)
+    }
   }
 
   /** Replicas allowed to fetch from this leader: voters, observers and the learner. */

@@ -7,7 +7,7 @@
  */
 import { leaderChangeBatch } from './control-batch.js'
 import type { RaftCore } from './core.js'
-import type { LeaderState } from './leader-state.js'
+import { ADMITTED_OBSERVER_IDLE_FETCH_TIMEOUTS, type LeaderState } from './leader-state.js'
 import { checkPreferredLeader } from './leadership-transfer.js'
 import type { EndQuorumEpochRequest } from './messages.js'
 import { reconcileVoters } from './voter-changes.js'
@@ -38,6 +38,7 @@ export async function leaderCheck(core: RaftCore, s: LeaderState, now: number): 
   }
   if (now >= s.nextCheckAt) {
     s.nextCheckAt = now + Math.max(1, Math.floor(electionTimeoutMs / 2))
+    s.dropIdleObservers(now, fetchTimeoutMs * ADMITTED_OBSERVER_IDLE_FETCH_TIMEOUTS)
     await reconcileVoters(core, s, now)
     if (core.quorum.state !== s) return
   }

@@ -9,7 +9,7 @@ import type { RaftCore } from './core.js'
 import { DeadlineTimer } from './deadline-timer.js'
 import { answerVote, requestPreVotes, requestVotes } from './election.js'
 import { answerReplicaFetch, FetchWaiters } from './fetch-handler.js'
-import type { LeaderState, ReplicaProgress } from './leader-state.js'
+import { ADMITTED_OBSERVER_IDLE_FETCH_TIMEOUTS, type LeaderState, type ReplicaProgress } from './leader-state.js'
 import { announceResignation, beginEpoch, leaderCheck } from './leadership.js'
 import { sendTimeoutNowIfCaughtUp } from './leadership-transfer.js'
 import { type Assignment, assignmentOf } from './membership.js'
@@ -308,7 +308,8 @@ export class PartitionRaft implements RaftCore, RaftRequestHandler {
   /** A fetcher outside the configured replicas, admitted as an observer if the peer allows it. */
   private admit(s: LeaderState, replicaId: string): boolean {
     if (this.admitObserver?.(replicaId) !== true) return false
-    return s.admitObserver(replicaId, this.clock.now(), MAX_ADMITTED_OBSERVERS, this.config.fetchTimeoutMs * 10)
+    const idleMs = this.config.fetchTimeoutMs * ADMITTED_OBSERVER_IDLE_FETCH_TIMEOUTS
+    return s.admitObserver(replicaId, this.clock.now(), MAX_ADMITTED_OBSERVERS, idleMs)
   }
 
   /** A replica fetches (on the leader); held open up to its maxWaitMs while it is caught up. */

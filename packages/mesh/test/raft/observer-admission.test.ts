@@ -61,4 +61,16 @@ describe('raft > leader state > admitted observers', () => {
     expect(s.isReplica('tab')).toBe(true)
     expect(s.isReplica('c')).toBe(false)
   })
+
+  it('forgets observers idle past the limit, keeps active ones', () => {
+    const s = leader(['a'])
+    s.admitObserver('gone', 0, 4, 1000)
+    s.admitObserver('here', 0, 4, 1000)
+    s.updateReplica('gone', 0, 0, 100)
+    s.updateReplica('here', 0, 0, 1900)
+    s.dropIdleObservers(2000, 1000)
+    expect(s.isReplica('gone')).toBe(false)
+    expect(s.isReplica('here')).toBe(true)
+    expect(s.replicas().map((r) => r.id)).toEqual(['here'])
+  })
 })
