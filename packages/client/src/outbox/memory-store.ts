@@ -19,6 +19,14 @@ import type {
 
 let instances = 0
 
+export interface OutboxDump {
+  meta: OutboxMeta
+  records: StoredRecord[]
+  batches: SealedBatch[]
+  sequences: PartitionSequence[]
+  topics: TopicPartitions[]
+}
+
 export class MemoryOutboxStore implements OutboxStore {
   private state: OutboxMeta | undefined
   private readonly records = new Map<number, StoredRecord>()
@@ -92,6 +100,30 @@ export class MemoryOutboxStore implements OutboxStore {
   }
 
   close(): void {}
+
+  /** Everything the store holds, for a persistence layer to write out (FileOutboxStore's snapshots). */
+  dump(): OutboxDump {
+    return {
+      meta: { ...this.opened() },
+      records: [...this.records.values()],
+      batches: [...this.sealed.values()].sort((a, b) => a.id - b.id),
+      sequences: [...this.sequences.values()],
+      topics: [...this.topics.values()],
+    }
+  }
+
+  /** Replaces the contents with a dump. */
+  load(dump: OutboxDump): void {
+    this.state = { ...dump.meta }
+    this.records.clear()
+    this.sealed.clear()
+    this.sequences.clear()
+    this.topics.clear()
+    for (const r of dump.records) this.records.set(r.id, r)
+    for (const b of dump.batches) this.sealed.set(b.id, b)
+    for (const s of dump.sequences) this.sequences.set(`${s.topic}\u0000${s.partition}`, { ...s })
+    for (const t of dump.topics) this.topics.set(t.topic, { ...t })
+  }
 
   private opened(): OutboxMeta {
     if (this.state === undefined) throw new Error('the outbox store is not open')
