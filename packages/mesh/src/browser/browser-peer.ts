@@ -36,6 +36,8 @@ export interface BrowserPeerOptions
   persistStorage?: boolean
   /** Further libp2p node settings. */
   node?: Pick<BrowserMeshNodeOptions, 'bootstrapOptions' | 'maxConnections' | 'gossipsub'>
+  /** Aborting cancels start-up (whatever started is stopped) and bootstrap dialing. */
+  signal?: AbortSignal
 }
 
 /** A running browser peer: the mesh `Peer`, its storage controls, and a stop that closes its databases. */
@@ -59,6 +61,7 @@ const OBSERVED_KEY = 'observed'
 export async function createBrowserPeer(options: BrowserPeerOptions = {}): Promise<BrowserPeer> {
   const name = options.name ?? 'tributary'
   const logger = options.logger ?? silentLogger
+  options.signal?.throwIfAborted()
   const persisted = options.persistStorage === false ? false : await requestPersistentStorage()
   const db = await PeerDatabase.open(`${name}-peer`)
   try {
@@ -88,6 +91,7 @@ export async function createBrowserPeer(options: BrowserPeerOptions = {}): Promi
         ? {}
         : { allowInsecureWebSockets: options.allowInsecureWebSockets }),
       ...(options.iceServers === undefined ? {} : { iceServers: options.iceServers }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
       logger,
     })
     const peer = await startPeer(
@@ -108,6 +112,10 @@ export async function createBrowserPeer(options: BrowserPeerOptions = {}): Promi
       },
       logger,
     )
+    if (options.signal?.aborted) {
+      await peer.stop()
+      options.signal.throwIfAborted()
+    }
     componentLogger(logger, 'browser-peer').info({ peerId: peer.peerId, name, persisted }, 'browser peer started')
     let stopping: Promise<void> | undefined
     return {
