@@ -15,14 +15,21 @@
  * })
  * await peer.observe('orders')         // replicate every partition of 'orders' as an observer
  * const hosted = peer.partitions.get('orders', 0) // its log: hosted.log (read up to hosted.log.highWatermark)
- * const { usageBytes, quotaBytes, logBytes } = await storage.status()
+ * const { usageBytes, quotaBytes, logBytes, persisted } = await storage.status()
+ * storage.setBudget(Math.floor((quotaBytes ?? 0) / 2)) // retention keeps the logs under it
  * storage.onError(({ topic, partition, error }) => {}) // StorageQuotaError: nothing was written
+ * // Read another browser's replica (direct WebRTC link), up to the high watermark it learned:
+ * const { records, highWatermark } = await readFromPeer(peer.node, otherPeerId, { topic: 'orders', partition: 0, offset: 0 })
+ * await peer.unobserve('orders')      // deletes the replicas no assignment names
  * await stop()
  * ```
  *
  * Browser peers do not vote by default (`voter: false`): they replicate the partitions they
- * `observe` as Raft observers, fetching from the leader, and they answer fetches from other
- * browsers (over WebRTC) from their own replica, never past the high watermark they learned.
+ * `observe` as Raft observers (the leader admits a peer announcing the observer role at its
+ * first fetch), keep them across reloads (the observed set is stored with the peer), and answer
+ * fetches from other browsers (over WebRTC) from their own replica, never past the high
+ * watermark they learned. `voter: true` offers to vote; placement uses it only for topics with
+ * `browser.voters.allowed=true`.
  */
 
 export {
