@@ -1,0 +1,375 @@
+/**
+ * Page side of `npm run bench -- browser` (test/bench/browser.ts builds it with Vite, opens it
+ * in two Chromium pages, A and B, and calls `window.browserBench.*` step by step):
+ * - A, light client (`Tributary.connect` over WebSockets): `produce` sends records of a 16-byte
+ *   key and a 100-byte value with the idempotent producer, acks=all, `perSend` records per
+ *   `send` call and at most `inFlight` calls outstanding (an app that does not wait for each
+ *   acknowledgement before the next send); `consume` reads them back from offset 0 with a
+ *   consumer assigned the partition (no group).
+ * - A, browser peer (`createBrowserPeer`): `observe` replicates the partition from the Node
+ *   leader into IndexedDB (the reference for the WebRTC step) and announces a WebRTC address
+ *   through the relay; B, another browser peer, `replicateFrom` dials it, waits for the direct
+ *   WebRTC connection and copies the partition out of A's replica (`readFromPeer`, the next read
+ *   in flight while the last one is appended) into its own IndexedDB log.
+ * - A, outbox: `outboxOpen` (connected: one record sent and acknowledged), then — with the context offline — `outboxEnqueue`
+ *   queues records in IndexedDB; `outboxArm` waits for the `online` event and `outboxDrained`
+ *   resolves once every queued record is acknowledged, timed from that event.
+ * Every database it makes is deleted by `cleanup`.
+ */
+import { multiaddr } from '@multiformats/multiaddr'
+import { IdbOutboxStore, type OutboxChange, type OutboxProducer, Tributary } from '@tributary/client'
+import { deleteIdbDatabase, openIdbLog } from '@tributary/log/idb'
+import { type BrowserPeer, createBrowserPeer, PeerDatabase, readFromPeer } from '@tributary/mesh/browser'
+import { iterateBatches } from '@tributary/wire'
+
+const KEY_BYTES = 16
+const VALUE_BYTES = 100
+/** Distinct random records the sends cycle through. */
+const RING = 10_000
+const READ_MAX_BYTES = 1024 * 1024
+const WAIT_TIMEOUT_MS = 120_000
+
+export interface Timed {
+  records: number
+  ms: number
+  bytes?: number
+}
+
+/** Where an outbox drain's time went: requests sent and batches acknowledged, from the online event. */
+export interface DrainDetail extends StoreTimes {
+  requests: number
+  deliveries: number
+  firstRequestMs: number
+  firstDeliveryMs: number
+}
+
+export interface BrowserBench {
+  connect(bootstrap: string[]): Promise<void>
+  produce(options: { topic: string; records: number; perSend: number; inFlight: number }): Promise<Timed>
+  consume(options: { topic: string; records: number }): Promise<Timed>
+  startPeer(options: { name: string; bootstrap: string[] }): Promise<string>
+  observe(options: { topic: string; untilOffset: number }): Promise<Timed>
+  rtcAddress(): Promise<string>
+  replicateFrom(options: { address: string; topic: string; untilOffset: number }): Promise<Timed>
+  outboxOpen(options: { bootstrap: string[]; name: string; maxRecords: number; topic: string }): Promise<void>
+  outboxEnqueue(options: { topic: string; records: number; perEnqueue: number }): Promise<Timed & { pending: number }>
+  outboxArm(): void
+  outboxDrained(records: number): Promise<Timed & DrainDetail>
+  cleanup(): Promise<void>
+}
+
+declare global {
+  interface Window {
+    browserBench: BrowserBench
+  }
+}
+
+/** Random records, each key and value its own small buffer. */
+function recordRing(): Array<{ key: Uint8Array; value: Uint8Array }> {
+  const size = KEY_BYTES + VALUE_BYTES
+  const pool = new Uint8Array(RING * size)
+  // getRandomValues fills at most 65,536 bytes a call.
+  for (let at = 0; at < pool.length; at += 65_536) crypto.getRandomValues(pool.subarray(at, at + 65_536))
+  // Copies, not views: IndexedDB (the outbox) would store a view's whole underlying buffer.
+  return Array.from({ length: RING }, (_, i) => ({
+    key: pool.slice(i * size, i * size + KEY_BYTES),
+    value: pool.slice(i * size + KEY_BYTES, (i + 1) * size),
+  }))
+}
+
+const ring = recordRing()
+const messagesFrom = (start: number, count: number) =>
+  Array.from({ length: count }, (_, i) => ring[(start + i) % RING]!)
+
+/** Time spent in each IndexedDB step of the outbox during a drain: where a slow drain goes. */
+interface StoreTimes {
+  /** Reading unsealed records (a cursor over the queued rows). */
+  unsealedMs: number
+  /** The seal transaction: queued rows deleted, batches written. */
+  sealCommitMs: number
+  /** Transactions removing acknowledged batches. */
+  ackCommitMs: number
+  batchesMs: number
+}
+
+/** The IndexedDB outbox store, timing each call (the store is the outbox's own; only clocks are added). */
+class TimedOutboxStore extends IdbOutboxStore {
+  times: StoreTimes = { unsealedMs: 0, sealCommitMs: 0, ackCommitMs: 0, batchesMs: 0 }
+
+  override async unsealed(maxRecords: number, maxBytes: number) {
+    const started = performance.now()
+    try {
+      return await super.unsealed(maxRecords, maxBytes)
+    } finally {
+      this.times.unsealedMs += performance.now() - started
+    }
+  }
+
+  override async commit(change: OutboxChange) {
+    const started = performance.now()
+    try {
+      return await super.commit(change)
+    } finally {
+      const ms = performance.now() - started
+      if ((change.putBatches?.length ?? 0) > 0) this.times.sealCommitMs += ms
+      else this.times.ackCommitMs += ms
+    }
+  }
+
+  override async batches(limit: number) {
+    const started = performance.now()
+    try {
+      return await super.batches(limit)
+    } finally {
+      this.times.batchesMs += performance.now() - started
+    }
+  }
+}
+
+async function waitFor<T>(fn: () => Promise<T | undefined> | T | undefined, what: string): Promise<T> {
+  const deadline = Date.now() + WAIT_TIMEOUT_MS
+  while (Date.now() < deadline) {
+    const value = await fn()
+    if (value !== undefined) return value
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  throw new Error(`browser bench: timed out after ${WAIT_TIMEOUT_MS} ms waiting for ${what}`)
+}
+
+let mesh: Tributary | undefined
+let browserPeer: BrowserPeer | undefined
+let outbox: OutboxProducer | undefined
+let outboxStore: TimedOutboxStore | undefined
+let online: Promise<number> | undefined
+let drain = {
+  requests: 0,
+  deliveries: 0,
+  firstRequestAt: undefined as number | undefined,
+  firstDeliveryAt: undefined as number | undefined,
+}
+const databases: string[] = []
+const peerNames: string[] = []
+
+const bench: BrowserBench = {
+  async connect(bootstrap) {
+    mesh = await Tributary.connect({ bootstrap, connectionTimeout: 30_000, node: { allowInsecureWebSockets: true } })
+  },
+
+  async produce({ topic, records, perSend, inFlight }) {
+    const producer = mesh!.producer({ idempotent: true })
+    try {
+      const outstanding = new Set<Promise<unknown>>()
+      let failure: unknown
+      const started = performance.now()
+      for (let sent = 0; sent < records && failure === undefined; sent += perSend) {
+        const send = producer
+          .send({ topic, acks: 'all', messages: messagesFrom(sent, Math.min(perSend, records - sent)) })
+          .catch((err: unknown) => {
+            failure ??= err
+          })
+          .finally(() => outstanding.delete(send))
+        outstanding.add(send)
+        if (outstanding.size >= inFlight) await Promise.race(outstanding)
+      }
+      await Promise.all(outstanding)
+      if (failure !== undefined) throw failure
+      return { records, ms: performance.now() - started }
+    } finally {
+      await producer.disconnect()
+    }
+  },
+
+  async consume({ topic, records }) {
+    const consumer = mesh!.consumer()
+    let seen = 0
+    let bytes = 0
+    let done!: () => void
+    const reached = new Promise<void>((resolve) => {
+      done = resolve
+    })
+    consumer.assign([{ topic, partition: 0, offset: '0' }])
+    const started = performance.now()
+    await consumer.run({
+      eachBatch: async ({ batch }) => {
+        for (const m of batch.messages) bytes += (m.key?.length ?? 0) + (m.value?.length ?? 0)
+        seen += batch.messages.length
+        if (seen >= records) done()
+      },
+    })
+    let timer: ReturnType<typeof setTimeout> | undefined
+    try {
+      await Promise.race([
+        reached,
+        new Promise((_, fail) => {
+          timer = setTimeout(() => fail(new Error(`consume: ${seen} of ${records} records in time`)), WAIT_TIMEOUT_MS)
+        }),
+      ])
+      return { records: seen, ms: performance.now() - started, bytes }
+    } finally {
+      clearTimeout(timer)
+      await consumer.disconnect()
+    }
+  },
+
+  async startPeer({ name, bootstrap }) {
+    peerNames.push(name)
+    browserPeer = await createBrowserPeer({ name, bootstrap, allowInsecureWebSockets: true, persistStorage: false })
+    return browserPeer.peer.peerId
+  },
+
+  async observe({ topic, untilOffset }) {
+    const { peer } = browserPeer!
+    const started = performance.now()
+    await peer.observe(topic, [0])
+    await waitFor(() => {
+      const hosted = peer.partitions.get(topic, 0)
+      return hosted !== undefined && hosted.log.highWatermark >= untilOffset ? hosted : undefined
+    }, `the replica of ${topic}-0 to reach offset ${untilOffset}`)
+    const ms = performance.now() - started
+    let records = 0
+    const log = peer.partitions.get(topic, 0)!.log
+    // Bounded: each read moves past at least one batch.
+    for (let offset = 0, reads = 0; offset < untilOffset && reads < 1_000_000; reads++) {
+      const read = await log.read(offset, { maxOffset: untilOffset, maxBytes: READ_MAX_BYTES })
+      if (read.batchCount === 0) break
+      for (const { header } of iterateBatches(read.records)) if (!header.control) records += header.recordCount
+      offset = read.nextOffset
+    }
+    return { records, ms }
+  },
+
+  async rtcAddress() {
+    const { peer } = browserPeer!
+    return waitFor(
+      () => peer.addresses().find((a) => a.includes('/p2p-circuit/webrtc')),
+      'a WebRTC address through the relay',
+    )
+  },
+
+  async replicateFrom({ address, topic, untilOffset }) {
+    const { peer } = browserPeer!
+    const target = multiaddr(address)
+    const relayed = await peer.node.dial(target, { signal: AbortSignal.timeout(30_000) }).catch((err: Error) => {
+      throw new Error(`dialing ${address}: ${err.name}: ${err.message}`)
+    })
+    const other = relayed.remotePeer
+    await waitFor(
+      () =>
+        peer.node
+          .getConnections(other)
+          .find((c) => c.limits === undefined && c.remoteAddr.toString().includes('/webrtc') && c.status === 'open'),
+      'a direct WebRTC connection',
+    )
+    const dbName = `${peerNames.at(-1)}-copy`
+    databases.push(dbName)
+    const log = await openIdbLog({ name: `${topic}-0`, dbName })
+    try {
+      let offset = 0
+      let copied = 0
+      let bytes = 0
+      const read = (from: number) =>
+        readFromPeer(peer.node, other, { topic, partition: 0, offset: from, maxBytes: READ_MAX_BYTES })
+      const started = performance.now()
+      let next = read(0)
+      // Bounded: every read moves past at least one batch or fails the loop.
+      for (let reads = 0; offset < untilOffset && reads < 1_000_000; reads++) {
+        const got = await next
+        if (got.records.length === 0)
+          throw new Error(`peer A has nothing at offset ${offset} (hw ${got.highWatermark})`)
+        for (const { header } of iterateBatches(got.records)) {
+          if (!header.control) copied += header.recordCount
+          offset = header.baseOffset + header.lastOffsetDelta + 1
+        }
+        if (offset < untilOffset) next = read(offset)
+        await log.appendAsFollower(got.records)
+        bytes += got.records.length
+      }
+      await log.flush()
+      return { records: copied, ms: performance.now() - started, bytes }
+    } finally {
+      await log.close()
+    }
+  },
+
+  async outboxOpen({ bootstrap, name, maxRecords, topic }) {
+    databases.push(`tributary-outbox:${name}`)
+    outboxStore = new TimedOutboxStore(name)
+    outbox = await Tributary.openOutbox({
+      bootstrap,
+      connectionTimeout: 10_000,
+      node: { allowInsecureWebSockets: true },
+      outbox: {
+        name,
+        store: outboxStore,
+        maxRecords,
+        maxBytes: 256 * 1024 * 1024,
+        retry: { initialRetryTime: 100, maxRetryTime: 1000 },
+      },
+    })
+    outbox.on('outbox.retry', ({ payload }) =>
+      console.error(`outbox retry: ${payload.error.name}: ${payload.error.message}`),
+    )
+    outbox.on('outbox.failed', ({ payload }) =>
+      console.error(`outbox failed: ${payload.error.name}: ${payload.error.message}`),
+    )
+    // One record sent and acknowledged: the outbox is connected and knows the topic.
+    await outbox.send({ topic, messages: messagesFrom(0, 1) })
+  },
+
+  async outboxEnqueue({ topic, records, perEnqueue }) {
+    if (navigator.onLine) throw new Error('outboxEnqueue: the page is online; take the context offline first')
+    const started = performance.now()
+    for (let queued = 0; queued < records; queued += perEnqueue) {
+      await outbox!.enqueue({ topic, messages: messagesFrom(queued, Math.min(perEnqueue, records - queued)) })
+    }
+    const ms = performance.now() - started
+    return { records, ms, pending: await outbox!.pending() }
+  },
+
+  outboxArm() {
+    outboxStore!.times = { unsealedMs: 0, sealCommitMs: 0, ackCommitMs: 0, batchesMs: 0 }
+    drain = { requests: 0, deliveries: 0, firstRequestAt: undefined, firstDeliveryAt: undefined }
+    const seen = drain
+    outbox!.on('outbox.request', () => {
+      seen.requests++
+      seen.firstRequestAt ??= performance.now()
+    })
+    outbox!.on('outbox.delivered', () => {
+      seen.deliveries++
+      seen.firstDeliveryAt ??= performance.now()
+    })
+    online = new Promise((resolve) =>
+      window.addEventListener('online', () => resolve(performance.now()), { once: true }),
+    )
+  },
+
+  async outboxDrained(records) {
+    const from = await online!
+    await outbox!.flush({ timeout: WAIT_TIMEOUT_MS })
+    const ms = performance.now() - from
+    const pending = await outbox!.pending()
+    if (pending !== 0) throw new Error(`outbox: ${pending} records still pending after flush`)
+    return {
+      records,
+      ms,
+      requests: drain.requests,
+      deliveries: drain.deliveries,
+      firstRequestMs: (drain.firstRequestAt ?? Number.NaN) - from,
+      firstDeliveryMs: (drain.firstDeliveryAt ?? Number.NaN) - from,
+      ...outboxStore!.times,
+    }
+  },
+
+  async cleanup() {
+    await outbox?.close()
+    await mesh?.disconnect()
+    await browserPeer?.stop()
+    for (const name of peerNames) {
+      await PeerDatabase.delete(`${name}-peer`).catch(() => {})
+      await deleteIdbDatabase(`${name}-logs`).catch(() => {})
+    }
+    for (const name of databases) await deleteIdbDatabase(name).catch(() => {})
+  },
+}
+
+window.browserBench = bench
