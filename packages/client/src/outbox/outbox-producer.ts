@@ -17,7 +17,7 @@
  * until the next enqueue. A failed round backs off with jitter (KafkaJS's retry settings); the
  * browser's `online` event cuts a backoff short and its `offline` event stops a round at once.
  */
-import { NetworkError, RecordTooLargeError, RequestTimedOutError } from '@tributary/wire'
+import { RecordTooLargeError } from '@tributary/wire'
 import type { ProduceResult } from '../broker.js'
 import { ClientClosedError, InvalidArgumentError } from '../errors.js'
 import { Instrumentation, type Listener, type RemoveListener } from '../instrumentation.js'
@@ -30,7 +30,9 @@ import { OutboxDelivery } from './delivery.js'
 import { OUTBOX_EVENTS, type OutboxEvents } from './events.js'
 import { IdbOutboxStore } from './idb-store.js'
 import { type HeldLock, lockOutbox } from './lock.js'
+import { BrowserOfflineError, browserOffline, onBrowserNetwork, unreachable } from './network.js'
 import { sequenceKey } from './seal.js'
+import { type SendWaiter, SendWaiters } from './send-waiters.js'
 import type { OutboxStore, SealedBatch, StoredRecord } from './store.js'
 import type { OutboxTarget } from './target.js'
 
@@ -77,21 +79,11 @@ const BATCH_OVERHEAD = 61
 
 type Wake = 'records' | 'online' | 'close'
 
-/** A pending `send`: its records by id, and the batches they were delivered in. */
-interface SendWaiter {
-  topic: string
-  ids: number[]
-  left: number
-  delivered: Map<SealedBatch, { first: number; count: number; result: ProduceResult }>
-  resolve(metadata: RecordMetadata[]): void
-  reject(err: unknown): void
-}
-
 export class OutboxProducer {
   private readonly instrumentation = new Instrumentation<OutboxEvents>(OUTBOX_EVENTS)
   private readonly lifetime = new AbortController()
   private round: AbortController | undefined
-  private readonly waiters = new Map<number, SendWaiter>()
+  private readonly waiters = new SendWaiters()
   private readonly progress = new Set<() => void>()
   private wake: ((why: Wake) => void) | undefined
   /** Records were queued since the current round began. */
@@ -177,17 +169,13 @@ export class OutboxProducer {
 
   /** Queues the records and resolves once all are acknowledged (acks=all), like `Producer.send`. */
   async send(record: OutboxRecord): Promise<RecordMetadata[]> {
-    let waiter: SendWaiter | undefined
-    const done = new Promise<RecordMetadata[]>((resolve, reject) => {
-      waiter = { topic: '', ids: [], left: 0, delivered: new Map(), resolve, reject }
-    })
-    done.catch(() => {})
+    const { waiter, done } = this.waiters.create()
     const signal = record?.signal
-    const onAbort = (): void => this.dropWaiter(waiter!, signal!.reason)
+    const onAbort = (): void => this.waiters.drop(waiter, signal!.reason)
     try {
       await this.append(record, waiter)
     } catch (err) {
-      this.dropWaiter(waiter!, err)
+      this.waiters.drop(waiter, err)
       throw err
     }
     signal?.addEventListener('abort', onAbort, { once: true })
@@ -252,7 +240,7 @@ export class OutboxProducer {
       this.wake?.('close')
       this.removeWindowListeners()
       await this.loopDone
-      for (const waiter of new Set(this.waiters.values())) this.dropWaiter(waiter, reason)
+      this.waiters.dropAll(reason)
       for (const notify of this.progress) notify()
       await this.target.close().catch(() => {})
       this.store.close()
@@ -298,20 +286,11 @@ export class OutboxProducer {
     })
     signal?.throwIfAborted()
     const ids = await this.store.append(records, this.limits, (ids) => {
-      if (waiter === undefined) return
-      waiter.topic = topic
-      waiter.ids = ids
-      waiter.left = ids.length
-      for (const id of ids) this.waiters.set(id, waiter)
+      if (waiter !== undefined) this.waiters.register(waiter, topic, ids)
     })
     this.instrumentation.emit('outbox.enqueued', () => ({ topic, recordIds: ids }))
     this.kick('records')
     return ids
-  }
-
-  private dropWaiter(waiter: SendWaiter, err: unknown): void {
-    for (const id of waiter.ids) if (this.waiters.get(id) === waiter) this.waiters.delete(id)
-    waiter.reject(err)
   }
 
   /** Wakes the delivery loop: new records end an idle wait; the browser coming online (or close) also ends a backoff. */
@@ -326,10 +305,7 @@ export class OutboxProducer {
     while (!this.lifetime.signal.aborted) {
       if (browserOffline()) {
         // Nothing can be reached; the `online` event (or a periodic look) ends the wait.
-        this.setOnline(
-          false,
-          new BrowserOfflineError('the browser is offline; delivery resumes when it is back online'),
-        )
+        this.setOnline(false, new BrowserOfflineError())
         await this.sleep(this.retry.maxRetryTime, false)
         continue
       }
@@ -395,25 +371,14 @@ export class OutboxProducer {
       baseOffset: String(result.baseOffset),
       recordIds: batch.records.map((r) => r.id),
     }))
-    batch.records.forEach((record, index) => {
-      const waiter = this.waiters.get(record.id)
-      if (waiter === undefined) return
-      this.waiters.delete(record.id)
-      const entry = waiter.delivered.get(batch)
-      if (entry === undefined) waiter.delivered.set(batch, { first: index, count: 1, result })
-      else entry.count++
-      if (--waiter.left === 0) waiter.resolve(metadataOf(waiter))
-    })
+    this.waiters.delivered(batch, result)
     for (const notify of this.progress) notify()
   }
 
   private failed(records: StoredRecord[], topic: string, partition: number | null, error: Error): void {
     this.setOnline(true)
     this.instrumentation.emit('outbox.failed', () => ({ topic, partition, recordIds: records.map((r) => r.id), error }))
-    for (const record of records) {
-      const waiter = this.waiters.get(record.id)
-      if (waiter !== undefined) this.dropWaiter(waiter, error)
-    }
+    this.waiters.failed(records, error)
     for (const notify of this.progress) notify()
   }
 
@@ -427,57 +392,14 @@ export class OutboxProducer {
   }
 
   private listenToBrowser(): () => void {
-    const scope = globalThis as { addEventListener?: unknown; removeEventListener?: unknown; navigator?: unknown }
-    if (typeof scope.addEventListener !== 'function' || typeof scope.removeEventListener !== 'function') {
-      return () => {}
-    }
-    const target = globalThis as unknown as EventTarget
-    const onOnline = (): void => this.kick('online')
-    const onOffline = (): void => {
-      const error = new BrowserOfflineError('the browser is offline; delivery resumes when it is back online')
-      this.setOnline(false, error)
-      this.round?.abort(error)
-    }
-    target.addEventListener('online', onOnline)
-    target.addEventListener('offline', onOffline)
-    return () => {
-      target.removeEventListener('online', onOnline)
-      target.removeEventListener('offline', onOffline)
-    }
+    return onBrowserNetwork({
+      online: () => this.kick('online'),
+      offline: (error) => {
+        this.setOnline(false, error)
+        this.round?.abort(error)
+      },
+    })
   }
-}
-
-function metadataOf(waiter: SendWaiter): RecordMetadata[] {
-  return [...waiter.delivered].map(([batch, { first, count, result }]) => ({
-    topicName: waiter.topic,
-    partition: batch.partition,
-    errorCode: 0,
-    baseOffset: String(result.baseOffset + first),
-    recordCount: count,
-    logAppendTime: String(result.logAppendTime),
-    logStartOffset: String(result.logStartOffset),
-  }))
-}
-
-/** Failures that mean the mesh is out of reach rather than refusing something. */
-function unreachable(error: Error): boolean {
-  return (
-    error instanceof NetworkError ||
-    error instanceof RequestTimedOutError ||
-    error instanceof BrowserOfflineError ||
-    error.name === 'TimeoutError' ||
-    error.name === 'AbortError'
-  )
-}
-
-/** The browser says it has no network (`navigator.onLine` false); elsewhere never. */
-function browserOffline(): boolean {
-  return (globalThis as { navigator?: { onLine?: unknown } }).navigator?.onLine === false
-}
-
-/** Why a round stopped when the browser reported going offline. */
-class BrowserOfflineError extends NetworkError {
-  static override name = 'BrowserOfflineError'
 }
 
 function defaultStore(name: string): OutboxStore {
