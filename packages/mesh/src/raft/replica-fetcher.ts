@@ -4,11 +4,14 @@
  * watermark capped at the own log end, and on a DivergingEpoch truncate to where the logs
  * agree and fetch again. An observer with no leader probes a random voter to find one.
  */
-import { ErrorCode, iterateBatches } from '@tributary/wire'
+import { ErrorCode, iterateBatches, TributaryError } from '@tributary/wire'
 import { sleep } from './clock.js'
 import type { RaftCore } from './core.js'
 import type { FollowerState } from './follower-state.js'
 import { type ReplicaFetchRequest, type ReplicaFetchResponse, validateReplicaFetchResponse } from './messages.js'
+
+/** Longest wait between fetches while the log keeps refusing to store (a full quota). */
+const MAX_STORAGE_BACKOFF_MS = 5000
 
 export class ReplicaFetcher {
   private running: FollowerState | undefined
@@ -44,16 +47,26 @@ export class ReplicaFetcher {
 
   private async run(state: FollowerState): Promise<void> {
     const { core } = this
-    let backoff = false
+    let wait = 0
+    let storageFailures = 0
     // Ends when the replica stops or leaves this state; every pass waits on the network or a backoff.
     while (!core.stopped && core.quorum.state === state) {
-      if (backoff) await sleep(core.clock, core.config.retryBackoffMs, undefined)
-      backoff = !(await this.fetchOnce(state).catch(() => false))
+      if (wait > 0) await sleep(core.clock, wait, undefined)
+      const outcome = await this.fetchOnce(state).catch(() => false as const)
+      storageFailures = outcome === 'storage' ? storageFailures + 1 : 0
+      // A log that cannot store (a full browser quota) will not take the same records 50 ms later:
+      // back off exponentially rather than fetch them again and again.
+      wait =
+        outcome === true
+          ? 0
+          : outcome === 'storage'
+            ? Math.min(core.config.retryBackoffMs * 2 ** storageFailures, MAX_STORAGE_BACKOFF_MS)
+            : core.config.retryBackoffMs
     }
   }
 
-  /** One fetch round trip; false when the next should wait a backoff first. */
-  private async fetchOnce(state: FollowerState): Promise<boolean> {
+  /** One fetch round trip; false when the next should wait a backoff first, 'storage' when the log refused to store. */
+  private async fetchOnce(state: FollowerState): Promise<boolean | 'storage'> {
     const { core } = this
     const request = await core.locked(() =>
       core.quorum.state === state
@@ -72,9 +85,9 @@ export class ReplicaFetcher {
     }
     return core
       .locked(() => this.onResponse(state, request, response))
-      .catch((err: unknown) => {
+      .catch((err: unknown): false | 'storage' => {
         if (!core.stopped) core.logger.warn({ partition: core.partition, err }, 'applying a fetch response failed')
-        return false
+        return err instanceof TributaryError && err.code === ErrorCode.KAFKA_STORAGE_ERROR ? 'storage' : false
       })
   }
 
