@@ -64,8 +64,8 @@ export class OutboxDelivery {
     const results = await Promise.allSettled([...byPartition.values()].map((list) => this.sendInOrder(list, signal)))
     const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')
     if (failure !== undefined) throw failure.reason
-    // Records of a topic the mesh does not know (yet): try again later.
-    if (waiting !== undefined) throw waiting
+    // Records of a topic the mesh does not know (yet) wait; the caller backs off unless this round did other work.
+    if (waiting !== undefined && batches.length === 0) throw waiting
     return batches.length > 0
   }
 

@@ -322,9 +322,11 @@ export class OutboxProducer {
         this.backoffReset = false
         const error = err instanceof Error ? err : new Error(String(err))
         const delayMs = Math.min(retryTime, this.retry.maxRetryTime)
-        if (unreachable(error)) this.setOnline(false, error)
+        const outOfReach = unreachable(error)
+        if (outOfReach) this.setOnline(false, error)
         this.instrumentation.emit('outbox.retry', () => ({ error, delayMs }))
-        await this.sleep(delayMs, false)
+        // While the mesh answers (a topic not there yet, no leader yet), new records may go at once.
+        await this.sleep(delayMs, !outOfReach)
         retryTime = nextRetryTime(this.retry, retryTime)
         continue
       } finally {

@@ -103,6 +103,21 @@ describe('outbox > delivery', () => {
     expect([0, 1, 2, 3, 4].reduce((n, p) => n + leader.log('later', p).length, 0)).toBe(40)
   })
 
+  it('does not hold back records of a known topic behind those of a topic that does not exist yet', async () => {
+    const leader = new FakeLeader()
+    leader.createTopic('known', 1)
+    // A backoff longer than the test: only new records may start the next round.
+    const outbox = await openOutbox(leader, new MemoryOutboxStore(), {
+      retry: { initialRetryTime: 120_000, maxRetryTime: 120_000 },
+    })
+    const retried = new Promise<void>((resolve) => outbox.on('outbox.retry', () => resolve()))
+    await outbox.enqueue({ topic: 'missing', messages: [{ value: 'later' }] })
+    await retried
+    await outbox.send({ topic: 'known', messages: [{ value: 'now' }] })
+    expect(values(leader, 'known')).toEqual(['now'])
+    expect(await outbox.pending()).toBe(1)
+  })
+
   it('delivers a batch whose answer was lost exactly once (the resend is answered as a duplicate)', async () => {
     const leader = new FakeLeader()
     leader.createTopic('t', 1)
