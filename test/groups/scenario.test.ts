@@ -21,7 +21,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { health, type PeerProcess, startPeerProcess, stopAll, waitFor } from '../helpers/peer-process.ts'
 import { Ledger, type MemberLog } from './scenario-ledger.ts'
 import { ChildMember, LocalMember, type MemberSettings } from './scenario-members.ts'
-import { BackgroundProducer } from './scenario-producer.ts'
+import { BackgroundProducer, partitionOf } from './scenario-producer.ts'
 
 const GROUP = 'scenario'
 const TOPIC = 'scenario-orders'
@@ -146,7 +146,7 @@ describe('consumer groups > the scenario against peer processes', () => {
       'a leader for every partition',
       30_000,
     )
-    producer = new BackgroundProducer(client, TOPIC)
+    producer = new BackgroundProducer(client, TOPIC, PARTITIONS)
     const bg = producer
     sampler = setInterval(() => ledger.sample(), 20)
 
@@ -222,24 +222,26 @@ describe('consumer groups > the scenario against peer processes', () => {
     await until(
       () => kOwned.every((p) => k.log.lastCommitted(p) !== undefined && k.log.lastProcessed(p) !== undefined),
       'k to process and commit on each of its partitions',
-      30_000,
+      SETTLE_MS,
     )
     await k.kill()
     const crash = ledger.handovers.filter((h) => h.kind === 'crash')
     expect(crash.map((h) => h.partition).sort()).toEqual(kOwned)
     await settled([s.log, ...stayed.map((l) => l.log)], 'k’s partitions to move after its session')
     // The next owner of each of k's partitions starts at k's last commit: not before (that was
-    // committed), not after its last processed record (nothing skipped).
+    // committed) and, checked once the log's records are known (7.), with no record skipped
+    // after k's last processed one (between them there may be only Raft control batches).
+    const resumes: Array<{ partition: number; lastRead: number; resumedAt: number }> = []
     for (const h of crash) {
       const next = await until(
         () => ledger.processings.find((p) => p.partition === h.partition && p.seq > h.seq),
         `a record of partition ${h.partition} read after k died`,
-        30_000,
+        SETTLE_MS,
       )
       expect(next.offset, `partition ${h.partition} resumes at or after k's last commit`).toBeGreaterThanOrEqual(
         k.log.lastCommitted(h.partition)!,
       )
-      expect(next.offset).toBeLessThanOrEqual(h.to + 1)
+      resumes.push({ partition: h.partition, lastRead: h.to, resumedAt: next.offset })
     }
     noUnexplainedRepeats()
 
@@ -346,15 +348,17 @@ describe('consumer groups > the scenario against peer processes', () => {
           })
           .join('\n'),
     )
+    for (const r of resumes) {
+      const between = records.get(r.partition)!.filter((o) => o > r.lastRead && o < r.resumedAt)
+      expect(between, `records of partition ${r.partition} between k's last read and the resume`).toEqual([])
+    }
     const processedValues = new Set(ledger.processings.map((r) => Number(r.value)))
     const unread = [...bg.acked].filter((seq) => !processedValues.has(seq))
     expect(unread.slice(0, 20), 'acknowledged records never processed').toEqual([])
     expect(bg.acked.size).toBeGreaterThan(0)
-    // Each key stays on one partition (the producer's partitioner), so reading by partition kept per-key order.
-    const keyPartitions = new Map<string, Set<number>>()
-    for (const r of ledger.processings)
-      keyPartitions.set(r.key!, (keyPartitions.get(r.key!) ?? new Set()).add(r.partition))
-    expect([...keyPartitions.values()].every((ps) => ps.size === 1)).toBe(true)
+    // Each key is on the partition Kafka's partitioner names, so per-key order is per-partition order.
+    const misplaced = ledger.processings.filter((r) => partitionOf(r.key!, PARTITIONS) !== r.partition)
+    expect(misplaced.slice(0, 5)).toEqual([])
     const drained = await until(
       async () => {
         const d = await describeGroup()
