@@ -414,10 +414,11 @@ export class Peer implements HandlerContext {
   /**
    * Voters placement may put replicas on: alive ones, and suspect ones (a connection dropped
    * but their heartbeats are not overdue) — a transient disconnect must not shrink placement
-   * to whoever is still connected. This peer is included when it votes.
+   * to whoever is still connected. This peer is included when it votes. Browser peers
+   * (IndexedDB storage) that offer to vote count only for a topic whose `configs` allow them
+   * (`browser.voters.allowed=true`); without configs, never.
    */
   voters(configs?: Readonly<Record<string, string>>): string[] {
-    // Browser peers (IndexedDB storage) that offer to vote are placed only on topics allowing them.
     const browsers = browserVotersAllowed(configs)
     const eligible = this.membership
       .members()
