@@ -184,7 +184,7 @@ export class Tributary {
       const mesh = await Tributary.connect({ ...connection, signal })
       return clusterTarget(mesh.cluster, () => mesh.disconnect())
     })
-    return OutboxProducer.open(target, outbox ?? {})
+    return OutboxProducer.open(target, { ...outbox, ...(signal === undefined ? {} : { signal }) })
   }
 
   consumer(options: ConsumerOptions = {}): Consumer {

@@ -47,23 +47,7 @@ export class IdbOutboxStore implements OutboxStore {
     signal?.throwIfAborted()
     const dbName = outboxDatabaseName(this.name)
     try {
-      this.db ??= await openDB<OutboxSchema>(dbName, DB_VERSION, {
-        upgrade(database) {
-          database.createObjectStore('meta')
-          database.createObjectStore('records', { keyPath: 'id' })
-          database.createObjectStore('batches', { keyPath: 'id' })
-          database.createObjectStore('sequences', { keyPath: ['topic', 'partition'] })
-          database.createObjectStore('topics', { keyPath: 'topic' })
-        },
-        blocking: () => {
-          // Another tab deletes or upgrades the database: let it, and refuse work from now on.
-          this.db?.close()
-          this.lost = new KafkaStorageError(`IndexedDB '${dbName}' was closed for another tab's upgrade or delete`)
-        },
-        terminated: () => {
-          this.lost = new KafkaStorageError(`the browser closed IndexedDB '${dbName}' (storage cleared or failed)`)
-        },
-      })
+      this.db ??= await untilAborted(this.connect(dbName), signal)
       const tx = this.db.transaction(['meta', 'sequences', 'topics'], 'readwrite')
       let meta = await tx.objectStore('meta').get(META_KEY)
       if (meta === undefined) {
@@ -79,6 +63,27 @@ export class IdbOutboxStore implements OutboxStore {
     } catch (err) {
       throw storageError(err, `opening outbox '${this.name}'`)
     }
+  }
+
+  private connect(dbName: string): Promise<OutboxDb> {
+    const opening = openDB<OutboxSchema>(dbName, DB_VERSION, {
+      upgrade(database) {
+        database.createObjectStore('meta')
+        database.createObjectStore('records', { keyPath: 'id' })
+        database.createObjectStore('batches', { keyPath: 'id' })
+        database.createObjectStore('sequences', { keyPath: ['topic', 'partition'] })
+        database.createObjectStore('topics', { keyPath: 'topic' })
+      },
+      blocking: () => {
+        // Another tab deletes or upgrades the database: let it, and refuse work from now on.
+        this.db?.close()
+        this.lost = new KafkaStorageError(`IndexedDB '${dbName}' was closed for another tab's upgrade or delete`)
+      },
+      terminated: () => {
+        this.lost = new KafkaStorageError(`the browser closed IndexedDB '${dbName}' (storage cleared or failed)`)
+      },
+    })
+    return opening
   }
 
   async append(
@@ -175,6 +180,27 @@ export class IdbOutboxStore implements OutboxStore {
     if (this.lost !== undefined) throw this.lost
     if (this.db === undefined) throw new KafkaStorageError(`outbox '${this.name}' is not open`)
     return this.db
+  }
+}
+
+/**
+ * Waits for an open that cannot be cancelled (another tab may block it), or rejects when the
+ * signal aborts — closing the database if it opens after all.
+ */
+async function untilAborted(opening: Promise<OutboxDb>, signal: AbortSignal | undefined): Promise<OutboxDb> {
+  if (signal === undefined) return opening
+  let onAbort: () => void = () => {}
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason)
+    signal.addEventListener('abort', onAbort, { once: true })
+  })
+  try {
+    return await Promise.race([opening, aborted])
+  } catch (err) {
+    opening.then((late) => late.close()).catch(() => {})
+    throw err
+  } finally {
+    signal.removeEventListener('abort', onAbort)
   }
 }
 

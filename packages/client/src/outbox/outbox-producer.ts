@@ -55,6 +55,8 @@ export interface OutboxOptions {
   timeout?: number
   /** Backoff between failed rounds (`retries` is ignored: an outbox never gives up). */
   retry?: RetryOptions
+  /** Aborts opening (which also gives up by itself after 30 s, e.g. blocked by another tab). */
+  signal?: AbortSignal
 }
 
 /** What `enqueue` and `send` take: a topic and its messages (acks are always 'all'). */
@@ -73,6 +75,9 @@ const DEFAULTS = {
   maxBatchRecords: 10_000,
   timeout: 30_000,
 }
+
+/** How long opening the store may take. */
+const OPEN_TIMEOUT_MS = 30_000
 
 /** A RecordBatch v2 header. */
 const BATCH_OVERHEAD = 61
@@ -128,7 +133,12 @@ export class OutboxProducer {
     const store = options.store ?? defaultStore(name)
     const lock = await lockOutbox(store.name)
     try {
-      const snapshot = await store.open(randomProducerId)
+      // Opening can be blocked (another tab upgrading the database): bounded, and abortable.
+      const limit = AbortSignal.timeout(OPEN_TIMEOUT_MS)
+      const snapshot = await store.open(
+        randomProducerId,
+        options.signal === undefined ? limit : AbortSignal.any([limit, options.signal]),
+      )
       const delivery = new OutboxDelivery({
         store,
         target,

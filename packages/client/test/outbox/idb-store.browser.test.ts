@@ -30,6 +30,16 @@ afterAll(() => {
 
 describeOutboxStore('indexeddb', { create: fresh, reopen: (previous) => new IdbOutboxStore(previous.name) })
 
+describe('outbox store > indexeddb > opening', () => {
+  it('gives up opening when its signal aborts, with a typed error', async () => {
+    const store = fresh()
+    await expect(store.open(() => 1, AbortSignal.abort(new Error('test: abort')))).rejects.toThrow('test: abort')
+    const opened = await store.open(() => 3, AbortSignal.timeout(10_000))
+    expect(opened.meta.producerId).toBe(3)
+    store.close()
+  })
+})
+
 describe('outbox store > indexeddb > quota', () => {
   it('turns a full quota into StorageQuotaError with nothing of that append written', async () => {
     const store = fresh()
