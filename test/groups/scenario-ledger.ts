@@ -10,7 +10,8 @@
  * rebalance, or left) commits first, so it repeats nothing. While the coordinator's peer is
  * being replaced a revocation's commit can fail; then too, only records after the member's last
  * commit may repeat. Each hand-over is kept as a window [last commit, last processed] of its
- * member and partition.
+ * member and partition. A member whose session expired may go on reading until it hears so (a
+ * zombie, as in Kafka): records in its window may be read by it and its successor in either order.
  */
 
 export type Phase = 'grow' | 'leave' | 'crash' | 'rejoin' | 'failover' | 'static' | 'drain' | 'lag'
@@ -221,13 +222,18 @@ export class Ledger {
         const repeat = list[i]!
         const by = this.handovers.find(
           (h) =>
-            h.member === before.member &&
             h.partition === repeat.partition &&
-            h.seq > before.seq &&
-            h.seq < repeat.seq &&
             h.from <= repeat.offset &&
             repeat.offset <= h.to &&
-            (h.kind !== 'revoke' || h.phase === 'failover'),
+            // The first reader gave the partition up without committing past the record; then it was read again.
+            ((h.member === before.member &&
+              h.seq > before.seq &&
+              h.seq < repeat.seq &&
+              (h.kind !== 'revoke' || h.phase === 'failover')) ||
+              // A zombie: either reader's session had expired, which it was told only afterwards.
+              (h.kind === 'lost' &&
+                ((h.member === before.member && h.seq > before.seq) ||
+                  (h.member === repeat.member && h.seq > repeat.seq)))),
         )
         if (by === undefined) unexplained.push(repeat)
         else explained.push({ repeat, by })
