@@ -7,7 +7,7 @@
  * Chromium (fresh profile). Steps, each timed in the page and compared with a reference from the
  * same run:
  * 1. produce: page A's SDK producer (light client over WebSockets, idempotent, acks=all) sends N
- *    records (default 100,000), `--per-send` (1,000) a `send` call, up to 5 calls in flight —
+ *    records (default 200,000), `--per-send` (1,000) a `send` call, up to 5 calls in flight —
  *    reference: the same producer and sends from this Node process over TCP;
  * 2. consume: page A reads them back from offset 0 — reference: the same consumer from Node;
  * 3. outbox drain: page A opens an outbox (one record sent to prove it is connected), the context
@@ -48,7 +48,7 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { records: 100_000, outbox: 50_000, perSend: 1000 }
+  const args: Args = { records: 200_000, outbox: 50_000, perSend: 1000 }
   for (let i = 0; i < argv.length; i += 2) {
     const [flag, value = ''] = [argv[i], argv[i + 1]]
     const n = Number(value.replaceAll('_', ''))
@@ -217,6 +217,7 @@ export default async function browserBench(argv: string[]): Promise<void> {
     const webrtc = await measured('page B copies from A (WebRTC)', pids, () =>
       b.evaluate((o) => window.browserBench.replicateFrom(o), { address, topic: topics.page, untilOffset }),
     )
+    progress(`WebRTC copy: ${fmt(webrtc.result.bytes ?? 0)} bytes, ${webrtc.result.retries ?? 0} reads retried`)
     if (webrtc.result.records !== records) throw new Error(`B copied ${webrtc.result.records} of ${records}`)
 
     for (const page of [a, b]) await page.evaluate(() => window.browserBench.cleanup())
@@ -295,6 +296,12 @@ export default async function browserBench(argv: string[]): Promise<void> {
       observe_ws_records_per_s: figures.observe,
       browser_produce_mb_per_s: Math.round(((figures.produce * RECORD_BYTES) / 2 ** 20) * 100) / 100,
       webrtc_replicate_bytes: webrtc.result.bytes ?? 0,
+      webrtc_read_retries: webrtc.result.retries ?? 0,
+      outbox_drain_requests: drain.result.requests,
+      outbox_drain_first_request_ms: Math.round(drain.result.firstRequestMs),
+      outbox_drain_unsealed_read_ms: Math.round(drain.result.unsealedMs),
+      outbox_drain_seal_commit_ms: Math.round(drain.result.sealCommitMs),
+      outbox_drain_ack_commits_ms: Math.round(drain.result.ackCommitMs),
       records: records,
       outbox_records: args.outbox,
       per_send: perSend,
