@@ -21,6 +21,8 @@ import type {
 
 const DB_VERSION = 1
 const META_KEY = 'meta'
+/** Records per read request. */
+const READ_CHUNK = 1_000
 
 interface OutboxSchema extends DBSchema {
   meta: { key: string; value: OutboxMeta }
@@ -119,13 +121,22 @@ export class IdbOutboxStore implements OutboxStore {
   async unsealed(maxRecords: number, maxBytes: number): Promise<StoredRecord[]> {
     const out: StoredRecord[] = []
     let bytes = 0
+    let after: number | undefined
     try {
-      let cursor = await this.connection().transaction('records').store.openCursor()
-      while (cursor !== null && out.length < maxRecords) {
-        if (out.length > 0 && bytes + cursor.value.size > maxBytes) break
-        out.push(cursor.value)
-        bytes += cursor.value.size
-        cursor = await cursor.continue()
+      const db = this.connection()
+      // In chunks with getAll, one request each: a cursor costs a request (and a task) per record.
+      // Records are only appended at higher ids or removed by this outbox's one deliverer, so
+      // reading chunk after chunk sees them in order.
+      while (out.length < maxRecords) {
+        const range = after === undefined ? undefined : IDBKeyRange.lowerBound(after, true)
+        const chunk = await db.getAll('records', range, Math.min(READ_CHUNK, maxRecords - out.length))
+        for (const record of chunk) {
+          if (out.length > 0 && bytes + record.size > maxBytes) return out
+          out.push(record)
+          bytes += record.size
+        }
+        if (chunk.length < READ_CHUNK) break
+        after = chunk.at(-1)!.id
       }
       return out
     } catch (err) {
@@ -146,7 +157,10 @@ export class IdbOutboxStore implements OutboxStore {
     const tx = db.transaction(['meta', 'records', 'batches', 'sequences', 'topics'], 'readwrite')
     tx.done.catch(() => {})
     try {
-      for (const id of change.deleteRecordIds ?? []) void tx.objectStore('records').delete(id)
+      // Sealed records are mostly a run of consecutive ids: one ranged delete per run.
+      for (const [first, last] of runs(change.deleteRecordIds ?? [])) {
+        void tx.objectStore('records').delete(first === last ? first : IDBKeyRange.bound(first, last))
+      }
       for (const id of change.deleteBatchIds ?? []) void tx.objectStore('batches').delete(id)
       for (const batch of change.putBatches ?? []) void tx.objectStore('batches').put(batch)
       for (const s of change.putSequences ?? []) void tx.objectStore('sequences').put(s)
@@ -202,6 +216,18 @@ async function untilAborted(opening: Promise<OutboxDb>, signal: AbortSignal | un
   } finally {
     signal.removeEventListener('abort', onAbort)
   }
+}
+
+/** Ids as runs of consecutive numbers, [first, last] each, ascending. */
+function runs(ids: readonly number[]): Array<[number, number]> {
+  const sorted = [...ids].sort((a, b) => a - b)
+  const out: Array<[number, number]> = []
+  for (const id of sorted) {
+    const last = out.at(-1)
+    if (last !== undefined && id <= last[1] + 1) last[1] = Math.max(last[1], id)
+    else out.push([id, id])
+  }
+  return out
 }
 
 function abortQuietly(tx: { abort(): void }): void {

@@ -55,6 +55,31 @@ export function describeOutboxStore(backend: string, factory: StoreFactory): voi
       big.close()
     })
 
+    it('reads many records in order across its read chunks, and removes scattered ids exactly', async () => {
+      const store = factory.create()
+      await store.open(() => 1)
+      for (let i = 0; i < 5; i++) {
+        await store.append(
+          Array.from({ length: 500 }, (_, j) => record(`r${i * 500 + j}`, 100)),
+          { maxRecords: 10_000, maxBytes: 10_000_000 },
+        )
+      }
+      const all = await store.unsealed(10_000, Number.MAX_SAFE_INTEGER)
+      expect(all.map((r) => r.id)).toEqual(Array.from({ length: 2_500 }, (_, i) => i + 1))
+      expect(await store.unsealed(2_400, Number.MAX_SAFE_INTEGER)).toHaveLength(2_400)
+      expect(await store.unsealed(10_000, 100 * 1_234)).toHaveLength(1_234)
+      const gone = [
+        ...Array.from({ length: 10 }, (_, i) => i + 1),
+        20,
+        ...Array.from({ length: 1_200 }, (_, i) => i + 22),
+      ]
+      await store.commit({ deleteRecordIds: gone.reverse() })
+      const left = (await store.unsealed(10_000, Number.MAX_SAFE_INTEGER)).map((r) => r.id)
+      const removed = new Set(gone)
+      expect(left).toEqual(all.map((r) => r.id).filter((id) => !removed.has(id)))
+      store.close()
+    })
+
     it('keeps a copy: the caller may reuse its buffers', async () => {
       const store = factory.create()
       await store.open(() => 1)
