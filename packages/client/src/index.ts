@@ -23,6 +23,10 @@
  * await mesh.disconnect()
  * ```
  *
+ * Offline-first apps send through a durable outbox (IndexedDB in browsers) that delivers exactly
+ * once when the mesh is reachable: `await Tributary.openOutbox({ bootstrap, outbox: { name } })`,
+ * then `enqueue` / `send` (see OutboxProducer).
+ *
  * Inside a running peer, `Tributary.fromPeer(peer)` gives the same API. Offsets and timestamps
  * are strings in results (64-bit, as in KafkaJS); inputs take strings, numbers or bigints.
  * Errors are the classes of @tributary/wire's one code table (re-exported here) plus the
