@@ -43,20 +43,25 @@ export interface SenderOptions {
   signal: AbortSignal
 }
 
-/** A batch sent and not yet settled (acknowledged or failed for good), in its partition's order. */
-interface Unsettled {
+/** A batch taken for sending, in its partition's order; settled once acknowledged or failed for good. */
+interface Sent {
   batch: ProducerBatch
   settled: Promise<void>
-  settle: (failed: boolean) => void
-  failed: boolean
+  settle: () => void
+  done: boolean
 }
 
 /** A partition whose producer id has had no acknowledgement for this long sends one batch alone first. */
 const PIPELINE_IDLE_MS = 60_000
 
 export class Sender {
-  /** Per partition, its unsettled batches in the order they were taken. */
-  private readonly unsettled = new Map<string, Unsettled[]>()
+  /**
+   * Per partition, the batches taken since its oldest unsettled one (settled ones behind it stay):
+   * its length bounds what the leader must still remember, so a retry of the oldest is always
+   * among the producer's last 5 batches there (a count of unsettled batches alone would let later
+   * ones, acknowledged meanwhile, push it out).
+   */
+  private readonly windows = new Map<string, Sent[]>()
   /** Per partition, when a batch under its current producer id was last acknowledged. */
   private readonly acknowledgedAt = new Map<string, { producerId: number; at: number }>()
   private readonly idle: Array<() => void> = []
@@ -68,30 +73,30 @@ export class Sender {
   drain(topic: string, partition: number): void {
     const key = `${topic}\u0000${partition}`
     for (;;) {
-      const list = this.unsettled.get(key) ?? []
-      if (list.length >= this.limit(key, topic, partition)) return
+      const window = this.windows.get(key) ?? []
+      if (window.length >= this.limit(key, topic, partition)) return
       const batch = this.options.accumulator.next(topic, partition)
       if (batch === undefined) return
-      let settle: (failed: boolean) => void = () => {}
-      const entry: Unsettled = {
+      let resolve: () => void = () => {}
+      const entry: Sent = {
         batch,
-        failed: false,
-        settle: (failed) => settle(failed),
-        settled: new Promise<void>((resolve) => {
-          settle = (failed) => {
-            entry.failed = failed
-            resolve()
-          }
+        done: false,
+        settled: new Promise<void>((r) => {
+          resolve = r
         }),
+        settle: () => {
+          entry.done = true
+          resolve()
+        },
       }
-      list.push(entry)
-      this.unsettled.set(key, list)
+      window.push(entry)
+      this.windows.set(key, window)
       this.active++
       void this.send(batch, key, entry).finally(() => {
-        const left = this.unsettled.get(key)
-        const at = left?.indexOf(entry) ?? -1
-        if (left !== undefined && at >= 0) left.splice(at, 1)
-        if (left?.length === 0) this.unsettled.delete(key)
+        entry.settle()
+        const left = this.windows.get(key)
+        while (left !== undefined && left.length > 0 && left[0]!.done) left.shift()
+        if (left?.length === 0) this.windows.delete(key)
         this.active--
         this.drain(topic, partition)
         if (this.active === 0) for (const wake of this.idle.splice(0)) wake()
@@ -117,7 +122,7 @@ export class Sender {
     return new Promise((resolve) => this.idle.push(resolve))
   }
 
-  private async send(batch: ProducerBatch, key: string, entry: Unsettled): Promise<void> {
+  private async send(batch: ProducerBatch, key: string, entry: Sent): Promise<void> {
     const { accumulator } = this.options
     try {
       const result =
@@ -125,16 +130,13 @@ export class Sender {
       if (batch.sequence !== undefined) {
         this.acknowledgedAt.set(key, { producerId: batch.sequence.producerId, at: Date.now() })
       }
-      entry.settle(false)
       accumulator.release(batch.recordBytes)
       batch.resolve(result)
     } catch (err) {
-      if (this.splitIfTooLarge(batch, err)) {
-        entry.settle(false)
-        return
-      }
+      if (this.splitIfTooLarge(batch, err)) return
+      // Before the batches behind it look: a reset gives the partition a new producer id.
       this.settleSequence(batch, err)
-      entry.settle(true)
+      entry.settle()
       accumulator.release(batch.recordBytes)
       batch.reject(namingPartition(err, partitionName(batch.topic, batch.partition)))
     }
@@ -142,27 +144,30 @@ export class Sender {
 
   /**
    * Before an idempotent batch is sent again: every earlier batch of its partition must have
-   * settled (else the retry could overtake one), and none may have failed for good (the leader
-   * would never take this one in sequence; it fails too, as in Kafka).
+   * settled (else the retry could overtake one), and its sequence chain must be unbroken — an
+   * earlier batch that failed for good put the partition under a new producer id, and the leader
+   * would never take this one in sequence: it fails too, as in Kafka.
    */
-  private async awaitPredecessors(key: string, entry: Unsettled, bail: (err: unknown) => never): Promise<void> {
-    const list = this.unsettled.get(key) ?? []
-    const before = list.slice(0, Math.max(0, list.indexOf(entry)))
-    if (before.length === 0) return
+  private async awaitPredecessors(key: string, entry: Sent, bail: (err: unknown) => never): Promise<void> {
+    const window = this.windows.get(key) ?? []
+    const before = window.slice(0, Math.max(0, window.indexOf(entry)))
     await Promise.all(before.map((e) => e.settled))
-    if (before.some((e) => e.failed)) {
+    const { batch } = entry
+    const current = this.options.identity?.producerIdOf(batch.topic, batch.partition)
+    if (batch.sequence !== undefined && current !== undefined && batch.sequence.producerId !== current) {
       bail(
         new OutOfOrderSequenceError(
-          `an earlier batch of ${partitionName(entry.batch.topic, entry.batch.partition)} failed; this one cannot follow it`,
+          `an earlier batch of ${partitionName(batch.topic, batch.partition)} failed; this one cannot follow it`,
         ),
       )
     }
   }
 
   /** Whether an earlier batch of the partition is still unsettled (an out-of-order answer is then expected). */
-  private hasUnsettledPredecessor(key: string, entry: Unsettled): boolean {
-    const list = this.unsettled.get(key) ?? []
-    return list.indexOf(entry) > 0
+  private hasUnsettledPredecessor(key: string, entry: Sent): boolean {
+    const window = this.windows.get(key) ?? []
+    const at = window.indexOf(entry)
+    return window.slice(0, Math.max(0, at)).some((e) => !e.done)
   }
 
   private async encode(batch: ProducerBatch): Promise<Uint8Array> {
@@ -177,7 +182,7 @@ export class Sender {
     return batch.encoded
   }
 
-  private async sendWithRetries(batch: ProducerBatch, key: string, entry: Unsettled): Promise<BatchResult> {
+  private async sendWithRetries(batch: ProducerBatch, key: string, entry: Sent): Promise<BatchResult> {
     const { cluster, signal } = this.options
     const result = await this.options.retrier(
       async (bail, retryCount) => {

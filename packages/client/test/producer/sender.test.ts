@@ -250,6 +250,18 @@ describe('client > producer > sender', () => {
       expect(leader.log.flatMap((e) => e.values)).toEqual(['warm-up', 'a', 'b', 'c'])
     })
 
+    it('sends nothing more while a batch whose acknowledgement was lost waits, so its retry is among the leader’s last 5', async () => {
+      const leader = new FakeLeader()
+      const { send } = setup({ a: leader }, { maxInFlight: 5 })
+      expect(await send(['warm-up'])).toEqual([0])
+      leader.after.push(new RequestTimedOutError('the acknowledgement was lost'))
+      const values = Array.from({ length: 12 }, (_, i) => `v${i}`)
+      // The batches behind the lost one are acknowledged at once; sending on past the window would
+      // let them push the lost one out of the leader's memory before its retry.
+      expect(await sendEach(send, values)).toEqual(values.map((_, i) => i + 1))
+      expect(leader.log.flatMap((e) => e.values)).toEqual(['warm-up', ...values])
+    })
+
     it('fails the batches behind one that failed for good, then continues under a new producer id', async () => {
       const leader = new FakeLeader()
       const identity = new ProducerIdentity()
