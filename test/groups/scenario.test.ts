@@ -16,9 +16,10 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type GroupDescription, Tributary } from '@tributary/client'
-import { CONSUMER_OFFSETS_TOPIC, coordinatorPartitionFor } from '@tributary/groups'
+import { coordinatorPartitionFor } from '@tributary/groups'
 import { afterAll, describe, expect, it } from 'vitest'
 import { health, type PeerProcess, startPeerProcess, stopAll, waitFor } from '../helpers/peer-process.ts'
+import { offsetsLeader, readOffsets } from './scenario-cluster.ts'
 import { Ledger, type MemberLog } from './scenario-ledger.ts'
 import { ChildMember, LocalMember, type MemberSettings } from './scenario-members.ts'
 import { BackgroundProducer, partitionOf } from './scenario-producer.ts'
@@ -55,48 +56,6 @@ afterAll(async () => {
 
 const sorted = (xs: Iterable<number>): number[] => [...xs].sort((a, b) => a - b)
 const alive = (): PeerProcess[] => peers.filter((p) => p.proc.exitCode === null && p.proc.signalCode === null)
-
-/** The peer whose own metrics say it leads `__consumer_offsets` partition `partition` (only a leader reports in-sync voters). */
-async function offsetsLeader(partition: number): Promise<PeerProcess | undefined> {
-  const series = new RegExp(
-    `tributary_partition_in_sync_voters\\{(?=[^}]*topic="${CONSUMER_OFFSETS_TOPIC}")(?=[^}]*partition="${partition}")`,
-  )
-  const leaders: PeerProcess[] = []
-  for (const peer of alive()) {
-    const res = await fetch(`http://127.0.0.1:${peer.httpPort}/metrics`, { signal: AbortSignal.timeout(5_000) })
-    if (series.test(await res.text())) leaders.push(peer)
-  }
-  return leaders.length === 1 ? leaders[0] : undefined
-}
-
-/** Offsets of the records below `ends` per partition, as a consumer outside any group reads them. */
-async function readOffsets(client: Tributary, ends: ReadonlyMap<number, number>): Promise<Map<number, number[]>> {
-  const offsets = new Map<number, number[]>(ALL.map((p) => [p, []]))
-  const reader = client.consumer({ maxWaitTimeInMs: 200 })
-  try {
-    await reader.subscribe({ topics: [TOPIC], fromBeginning: true })
-    await reader.run({
-      eachMessage: async ({ partition, message }) => {
-        const offset = Number(message.offset)
-        if (offset < ends.get(partition)!) offsets.get(partition)!.push(offset)
-      },
-    })
-    await waitFor(
-      () => {
-        const positions = reader.positions()
-        return (
-          positions.length === PARTITIONS &&
-          positions.every((p) => p.offset !== undefined && Number(p.offset) >= ends.get(p.partition)!)
-        )
-      },
-      'a plain consumer to read every partition to its end',
-      30_000,
-    )
-    return offsets
-  } finally {
-    await reader.disconnect()
-  }
-}
 
 describe('consumer groups > the scenario against peer processes', () => {
   it('grows, shrinks, survives a crash, a coordinator kill and a static restart, with nothing skipped', async () => {
@@ -257,11 +216,11 @@ describe('consumer groups > the scenario against peer processes', () => {
     // Commits the owners were told landed (durable in __consumer_offsets) before the kill.
     const acknowledged = ledger.committed()
     const offsetsPartition = coordinatorPartitionFor(GROUP)
-    const coordinator = await until(() => offsetsLeader(offsetsPartition), 'the group’s coordinator', 30_000)
+    const coordinator = await until(() => offsetsLeader(alive(), offsetsPartition), 'the group’s coordinator', 30_000)
     await coordinator.stop('SIGKILL')
     const successor = await until(
       async () => {
-        const leader = await offsetsLeader(offsetsPartition)
+        const leader = await offsetsLeader(alive(), offsetsPartition)
         return leader !== undefined && leader !== coordinator ? leader : undefined
       },
       'a new leader of the group’s offsets partition',
@@ -330,7 +289,7 @@ describe('consumer groups > the scenario against peer processes', () => {
     expect([...ends.values()].every((end) => end > 0)).toBe(true)
     // Which offsets hold records (the others are Raft's control batches, which consumers never
     // see), as a plain consumer outside the group reads them.
-    const records = await readOffsets(client, ends)
+    const records = await readOffsets(client, TOPIC, ends)
     await until(
       () => ledger.skipped(records).size === 0,
       'every record of every partition processed',
