@@ -64,6 +64,21 @@ class PeerHandlers extends Map<string, RpcHandler> {
   }
 }
 
+/**
+ * A peer that serves replica reads (a browser peer) is its consumers' read replica for the
+ * partitions it holds: read from its own log, offline too, from its log start up to the high
+ * watermark it learned. Outside that range (not replicated yet, trimmed by its byte budget)
+ * fetches go to the leader, so a lagging replica never turns into an out-of-range reset.
+ */
+function localReplicaReads(peer: PeerLike): (topic: string, partition: number, offset: number) => string | undefined {
+  return (topic, partition, offset) => {
+    const hosted = peer.partitions.get(topic, partition)
+    if (hosted === undefined) return undefined
+    const { log } = hosted
+    return offset >= log.logStartOffset && offset < log.highWatermark ? peer.peerId : undefined
+  }
+}
+
 export interface FromPeerOptions {
   requestTimeout?: number
   metadataMaxAge?: number
@@ -130,6 +145,7 @@ export class Tributary {
       },
       requestTimeoutMs: requestTimeout,
       metadataMaxAge,
+      ...(peer.servesReplicaReads === true ? { readReplica: localReplicaReads(peer) } : {}),
     })
     return new Tributary(cluster, metadataMaxAge, options.retry, undefined)
   }

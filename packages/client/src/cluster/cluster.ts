@@ -33,6 +33,11 @@ export interface ClusterOptions {
   /** A topic's metadata older than this is fetched again before use. */
   metadataMaxAge: number
   now?: () => number
+  /**
+   * A peer to read a partition from instead of its leader (KIP-392's preferred read replica):
+   * inside a browser peer, its own replica while `offset` lies within what it holds committed.
+   */
+  readReplica?: (topic: string, partition: number, offset: number) => string | undefined
 }
 
 interface CachedTopic {
@@ -228,6 +233,11 @@ export class Cluster {
   }
 
   /** The leader of a partition and its broker. LeaderNotAvailableError (retriable) while there is none. */
+  /** Where to read a partition from at `offset` other than its leader, if anywhere (ClusterOptions.readReplica). */
+  readReplicaFor(topic: string, partition: number, offset: number): string | undefined {
+    return this.options.readReplica?.(topic, partition, offset)
+  }
+
   async leader(
     topic: string,
     partition: number,

@@ -166,14 +166,20 @@ export class Fetcher {
     }
   }
 
-  /** Groups partitions by their leader; partitions whose leader is unknown back off (the map refreshes). */
+  /**
+   * Groups partitions by the peer to read them from: their leader, or a preferred read replica
+   * (a browser peer's own replica). Partitions whose leader is unknown back off (the map refreshes).
+   */
   private async groupByLeader(states: PartitionState[]): Promise<Map<string, PartitionState[]>> {
     const byLeader = new Map<string, PartitionState[]>()
     for (const state of states) {
       try {
-        const { leader } = await this.options.cluster.leader(state.topic, state.partition, {
-          signal: this.options.signal,
-        })
+        const { cluster, signal } = this.options
+        const replica =
+          state.position === undefined
+            ? undefined
+            : cluster.readReplicaFor(state.topic, state.partition, state.position)
+        const leader = replica ?? (await cluster.leader(state.topic, state.partition, { signal })).leader
         const group = byLeader.get(leader)
         if (group === undefined) byLeader.set(leader, [state])
         else group.push(state)
