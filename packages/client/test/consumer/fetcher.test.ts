@@ -65,6 +65,7 @@ class FakeLeader {
       },
       broker: () => this,
       onPartitionError: () => {},
+      readReplicaFor: () => undefined,
     } as unknown as Cluster
   }
 }
