@@ -23,6 +23,9 @@ export async function buildBrowserPage(outDir: string, cacheDir: string): Promis
       outDir,
       emptyOutDir: true,
       target: 'es2023',
+      // Readable function names in --profile's CPU profiles; the speed of the code is the same.
+      minify: false,
+      chunkSizeWarningLimit: 8192,
       rolldownOptions: { input: join(pagesDir, PAGE) },
     },
   })

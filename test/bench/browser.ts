@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- browser [--records N] [--outbox N] [--per-send N]`: browser tabs as clients
+ * `npm run bench -- browser [--records N] [--outbox N] [--per-send N] [--profile DIR]`: browser tabs as clients
  * and peers of a mesh of three peer processes on loopback (fs storage, temp dirs), a topic of one
  * partition with replication factor 3, records of a 16-byte key and a 100-byte value.
  *
@@ -20,17 +20,19 @@
  *    address through a Node relay and copies the partition from A's replica into its own
  *    IndexedDB log over the direct connection.
  * Each step also prints the CPU cores used by Chromium, the peers, this process and the rest of
- * the machine. Writes bench-results/browser.json.
+ * the machine. `--profile DIR` writes a CPU profile of the working page per step
+ * (_browser-profile.ts) and prints its top self-time functions. Writes bench-results/browser.json.
  */
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { Tributary } from '@tributary/client'
 import { type BrowserContext, chromium, type Page } from 'playwright-core'
 import { chromiumArgs, chromiumPath } from '../chromium.ts'
 import { type BrowserStepCpu, browserCoresLine, browserStepCpu } from './_browser-cpu.ts'
 import { consumeFromNode, produceFromNode } from './_browser-node-client.ts'
 import { buildBrowserPage, serveBrowserPage } from './_browser-page.ts'
+import { profiled } from './_browser-profile.ts'
 import { MeshCluster } from './_mesh-cluster.ts'
 import { printTable, type Row, writeResults } from './report.ts'
 
@@ -39,23 +41,26 @@ const IN_FLIGHT = 5
 const REPLICATION_FACTOR = 3
 const RECORD_BYTES = 16 + 100
 const STEP_TIMEOUT_MS = 180_000
-const USAGE = 'usage: npm run bench -- browser [--records N] [--outbox N] [--per-send N]'
+const USAGE = 'usage: npm run bench -- browser [--records N] [--outbox N] [--per-send N] [--profile DIR]'
 
 interface Args {
   records: number
   outbox: number
   perSend: number
+  /** Where each step's page CPU profile goes; unset: no profiling. */
+  profile: string | undefined
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { records: 200_000, outbox: 50_000, perSend: 1000 }
+  const args: Args = { records: 200_000, outbox: 50_000, perSend: 1000, profile: undefined }
   for (let i = 0; i < argv.length; i += 2) {
     const [flag, value = ''] = [argv[i], argv[i + 1]]
     const n = Number(value.replaceAll('_', ''))
-    if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`bad argument '${flag} ${value}'; ${USAGE}`)
-    if (flag === '--records') args.records = n
-    else if (flag === '--outbox') args.outbox = n
-    else if (flag === '--per-send') args.perSend = n
+    const count = Number.isSafeInteger(n) && n > 0
+    if (flag === '--records' && count) args.records = n
+    else if (flag === '--outbox' && count) args.outbox = n
+    else if (flag === '--per-send' && count) args.perSend = n
+    else if (flag === '--profile' && value !== '') args.profile = resolve(value)
     else throw new Error(`bad argument '${flag} ${value}'; ${USAGE}`)
   }
   return args
@@ -130,6 +135,7 @@ export default async function browserBench(argv: string[]): Promise<void> {
   let context: BrowserContext | undefined
   let admin: Tributary | undefined
   try {
+    if (args.profile !== undefined) await mkdir(args.profile, { recursive: true })
     progress('building the page with Vite')
     await buildBrowserPage(join(root, 'page'), join(root, 'vite-cache'))
     server = await serveBrowserPage(join(root, 'page'))
@@ -171,10 +177,14 @@ export default async function browserBench(argv: string[]): Promise<void> {
     progress(`page A: ${fmt(records)} records`)
     await a.evaluate((bootstrap) => window.browserBench.connect(bootstrap), ws)
     const produce = await measured('page produce', pids, () =>
-      a.evaluate((o) => window.browserBench.produce(o), { topic: topics.page, ...produceArgs }),
+      profiled(args.profile, 'produce', a, () =>
+        a.evaluate((o) => window.browserBench.produce(o), { topic: topics.page, ...produceArgs }),
+      ),
     )
     const consume = await measured('page consume', pids, () =>
-      a.evaluate((o) => window.browserBench.consume(o), { topic: topics.page, records }),
+      profiled(args.profile, 'consume', a, () =>
+        a.evaluate((o) => window.browserBench.consume(o), { topic: topics.page, records }),
+      ),
     )
     if (consume.result.records < records) throw new Error(`page consumed ${consume.result.records} of ${records}`)
 
@@ -196,7 +206,9 @@ export default async function browserBench(argv: string[]): Promise<void> {
     await a.evaluate(() => window.browserBench.outboxArm())
     const drain = await measured('outbox drain', pids, async () => {
       await context!.setOffline(false)
-      return a.evaluate((n) => window.browserBench.outboxDrained(n), args.outbox)
+      return profiled(args.profile, 'outbox-drain', a, () =>
+        a.evaluate((n) => window.browserBench.outboxDrained(n), args.outbox),
+      )
     })
     const d = drain.result
     progress(
@@ -209,15 +221,21 @@ export default async function browserBench(argv: string[]): Promise<void> {
     const untilOffset = await highWatermark(admin, topics.page)
     await a.evaluate((o) => window.browserBench.startPeer(o), { name: 'bench-a', bootstrap: ws })
     const observe = await measured('page A observes (WebSockets)', pids, () =>
-      a.evaluate((o) => window.browserBench.observe(o), { topic: topics.page, untilOffset }),
+      profiled(args.profile, 'observe', a, () =>
+        a.evaluate((o) => window.browserBench.observe(o), { topic: topics.page, untilOffset }),
+      ),
     )
     if (observe.result.records !== records) throw new Error(`A replicated ${observe.result.records} of ${records}`)
     const address = await a.evaluate(() => window.browserBench.rtcAddress())
     await b.evaluate((o) => window.browserBench.startPeer(o), { name: 'bench-b', bootstrap: ws })
     const webrtc = await measured('page B copies from A (WebRTC)', pids, () =>
-      b.evaluate((o) => window.browserBench.replicateFrom(o), { address, topic: topics.page, untilOffset }),
+      profiled(args.profile, 'webrtc-copy', b, () =>
+        b.evaluate((o) => window.browserBench.replicateFrom(o), { address, topic: topics.page, untilOffset }),
+      ),
     )
     progress(`WebRTC copy: ${fmt(webrtc.result.bytes ?? 0)} bytes, ${webrtc.result.retries ?? 0} reads retried`)
+    for (const e of webrtc.result.dialErrors ?? []) progress(`  a dial failed: ${e}`)
+    for (const e of webrtc.result.retryErrors ?? []) progress(`  a read failed at ${e}`)
     if (webrtc.result.records !== records) throw new Error(`B copied ${webrtc.result.records} of ${records}`)
 
     for (const page of [a, b]) await page.evaluate(() => window.browserBench.cleanup())
@@ -297,6 +315,7 @@ export default async function browserBench(argv: string[]): Promise<void> {
       browser_produce_mb_per_s: Math.round(((figures.produce * RECORD_BYTES) / 2 ** 20) * 100) / 100,
       webrtc_replicate_bytes: webrtc.result.bytes ?? 0,
       webrtc_read_retries: webrtc.result.retries ?? 0,
+      webrtc_failed_dials: webrtc.result.dialErrors?.length ?? 0,
       outbox_drain_requests: drain.result.requests,
       outbox_drain_first_request_ms: Math.round(drain.result.firstRequestMs),
       outbox_drain_unsealed_read_ms: Math.round(drain.result.unsealedMs),

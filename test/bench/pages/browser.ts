@@ -16,6 +16,8 @@
  *   resolves once every queued record is acknowledged, timed from that event.
  * Every database it makes is deleted by `cleanup`.
  */
+
+import { peerIdFromString } from '@libp2p/peer-id'
 import { multiaddr } from '@multiformats/multiaddr'
 import { IdbOutboxStore, type OutboxChange, type OutboxProducer, Tributary } from '@tributary/client'
 import { deleteIdbDatabase, openIdbLog } from '@tributary/log/idb'
@@ -27,6 +29,10 @@ const VALUE_BYTES = 100
 /** Distinct random records the sends cycle through. */
 const RING = 10_000
 const READ_MAX_BYTES = 1024 * 1024
+const DIAL_ATTEMPTS = 3
+const DIAL_TIMEOUT_MS = 20_000
+/** A 1 MiB read on loopback takes tens of ms: a read this late is stuck on a closing connection. */
+const READ_TIMEOUT_MS = 5_000
 /** Tries of one read from the other browser before the copy fails. */
 const READ_ATTEMPTS = 5
 const WAIT_TIMEOUT_MS = 120_000
@@ -37,6 +43,10 @@ export interface Timed {
   bytes?: number
   /** Reads tried again after a failure. */
   retries?: number
+  /** The first few failures, with when they happened. */
+  retryErrors?: string[]
+  /** Failed dials before the direct connection was up (not part of `ms`). */
+  dialErrors?: string[]
 }
 
 /** Where an outbox drain's time went: requests sent and batches acknowledged, from the online event. */
@@ -253,17 +263,25 @@ const bench: BrowserBench = {
   async replicateFrom({ address, topic, untilOffset }) {
     const { peer } = browserPeer!
     const target = multiaddr(address)
-    const relayed = await peer.node.dial(target, { signal: AbortSignal.timeout(30_000) }).catch((err: Error) => {
-      throw new Error(`dialing ${address}: ${err.name}: ${err.message}`)
-    })
-    const other = relayed.remotePeer
-    await waitFor(
-      () =>
-        peer.node
-          .getConnections(other)
-          .find((c) => c.limits === undefined && c.remoteAddr.toString().includes('/webrtc') && c.status === 'open'),
-      'a direct WebRTC connection',
-    )
+    const other = peerIdFromString(target.getComponents().findLast((c) => c.name === 'p2p')!.value!)
+    const direct = () =>
+      peer.node
+        .getConnections(other)
+        .find((c) => c.limits === undefined && c.remoteAddr.toString().includes('/webrtc') && c.status === 'open')
+    // A dial through the relay now and then never completes (A may be dialing B at the same
+    // moment): bounded tries, each ending early once any direct connection is up.
+    const dialErrors: string[] = []
+    for (let attempt = 1; direct() === undefined; attempt++) {
+      try {
+        await peer.node.dial(target, { signal: AbortSignal.timeout(DIAL_TIMEOUT_MS) })
+        await waitFor(direct, 'a direct WebRTC connection')
+      } catch (err) {
+        dialErrors.push(String(err))
+        if (direct() === undefined && attempt >= DIAL_ATTEMPTS) {
+          throw new Error(`no direct WebRTC connection to ${address} after ${attempt} dials: ${dialErrors.join('; ')}`)
+        }
+      }
+    }
     // Tributary RPCs refuse relayed connections: leave only the direct one to be picked.
     for (const c of peer.node.getConnections(other)) if (c.limits !== undefined) await c.close()
     const dbName = `${peerNames.at(-1)}-copy`
@@ -274,14 +292,31 @@ const bench: BrowserBench = {
       let copied = 0
       let bytes = 0
       let retries = 0
+      const retryErrors: string[] = []
       // A failed read is tried again (bounded), as a replicator would; the retries are reported.
       const read = async (from: number) => {
         for (let attempt = 1; ; attempt++) {
           try {
-            return await readFromPeer(peer.node, other, { topic, partition: 0, offset: from, maxBytes: READ_MAX_BYTES })
+            return await readFromPeer(
+              peer.node,
+              other,
+              { topic, partition: 0, offset: from, maxBytes: READ_MAX_BYTES },
+              { timeoutMs: READ_TIMEOUT_MS },
+            )
           } catch (err) {
             if (attempt >= READ_ATTEMPTS) throw err
             retries++
+            if (retryErrors.length < 5) {
+              const links = peer.node
+                .getConnections(other)
+                .map(
+                  (c) =>
+                    `${c.direction} ${c.status} ${c.limits === undefined ? 'direct' : 'limited'} ${c.streams.length} streams ${c.remoteAddr.toString().slice(-40)}`,
+                )
+              retryErrors.push(
+                `${(performance.now() - started).toFixed(0)} ms: ${String(err)}; connections: ${links.join(' | ')}`,
+              )
+            }
             await new Promise((resolve) => setTimeout(resolve, 100))
           }
         }
@@ -302,7 +337,7 @@ const bench: BrowserBench = {
         bytes += got.records.length
       }
       await log.flush()
-      return { records: copied, ms: performance.now() - started, bytes, retries }
+      return { records: copied, ms: performance.now() - started, bytes, retries, retryErrors, dialErrors }
     } finally {
       await log.close()
     }
