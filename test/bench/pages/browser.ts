@@ -19,10 +19,11 @@
 
 import { peerIdFromString } from '@libp2p/peer-id'
 import { multiaddr } from '@multiformats/multiaddr'
-import { IdbOutboxStore, type OutboxChange, type OutboxProducer, Tributary } from '@tributary/client'
+import { type OutboxProducer, Tributary } from '@tributary/client'
 import { deleteIdbDatabase, openIdbLog } from '@tributary/log/idb'
-import { type BrowserPeer, createBrowserPeer, PeerDatabase, readFromPeer } from '@tributary/mesh/browser'
+import { type BrowserPeer, createBrowserPeer, PeerDatabase, type PeerNode, readFromPeer } from '@tributary/mesh/browser'
 import { iterateBatches } from '@tributary/wire'
+import { type StoreTimes, TimedOutboxStore } from './browser-timed-store.ts'
 
 const KEY_BYTES = 16
 const VALUE_BYTES = 100
@@ -94,51 +95,6 @@ function recordRing(): Array<{ key: Uint8Array; value: Uint8Array }> {
 const ring = recordRing()
 const messagesFrom = (start: number, count: number) =>
   Array.from({ length: count }, (_, i) => ring[(start + i) % RING]!)
-
-/** Time spent in each IndexedDB step of the outbox during a drain: where a slow drain goes. */
-interface StoreTimes {
-  /** Reading unsealed records (a cursor over the queued rows). */
-  unsealedMs: number
-  /** The seal transaction: queued rows deleted, batches written. */
-  sealCommitMs: number
-  /** Transactions removing acknowledged batches. */
-  ackCommitMs: number
-  batchesMs: number
-}
-
-/** The IndexedDB outbox store, timing each call (the store is the outbox's own; only clocks are added). */
-class TimedOutboxStore extends IdbOutboxStore {
-  times: StoreTimes = { unsealedMs: 0, sealCommitMs: 0, ackCommitMs: 0, batchesMs: 0 }
-
-  override async unsealed(maxRecords: number, maxBytes: number) {
-    const started = performance.now()
-    try {
-      return await super.unsealed(maxRecords, maxBytes)
-    } finally {
-      this.times.unsealedMs += performance.now() - started
-    }
-  }
-
-  override async commit(change: OutboxChange) {
-    const started = performance.now()
-    try {
-      return await super.commit(change)
-    } finally {
-      const ms = performance.now() - started
-      if ((change.putBatches?.length ?? 0) > 0) this.times.sealCommitMs += ms
-      else this.times.ackCommitMs += ms
-    }
-  }
-
-  override async batches(limit: number) {
-    const started = performance.now()
-    try {
-      return await super.batches(limit)
-    } finally {
-      this.times.batchesMs += performance.now() - started
-    }
-  }
-}
 
 async function waitFor<T>(fn: () => Promise<T | undefined> | T | undefined, what: string): Promise<T> {
   const deadline = Date.now() + WAIT_TIMEOUT_MS
@@ -284,6 +240,18 @@ const bench: BrowserBench = {
     }
     // Tributary RPCs refuse relayed connections: leave only the direct one to be picked.
     for (const c of peer.node.getConnections(other)) if (c.limits !== undefined) await c.close()
+    // A may have dialed B too, leaving two direct connections of which one is then dropped:
+    // every read goes over this page's own (outbound) connection while it is open.
+    const via: Pick<PeerNode, 'dialProtocol'> = {
+      dialProtocol: async (_peer, protocols, options) => {
+        const open = peer.node
+          .getConnections(other)
+          .filter((c) => c.limits === undefined && c.status === 'open')
+          .sort((x, y) => (x.direction === 'outbound' ? 0 : 1) - (y.direction === 'outbound' ? 0 : 1))
+        if (open[0] === undefined) return peer.node.dialProtocol(other, protocols, options)
+        return open[0].newStream(protocols, options)
+      },
+    }
     const dbName = `${peerNames.at(-1)}-copy`
     databases.push(dbName)
     const log = await openIdbLog({ name: `${topic}-0`, dbName })
@@ -298,7 +266,7 @@ const bench: BrowserBench = {
         for (let attempt = 1; ; attempt++) {
           try {
             return await readFromPeer(
-              peer.node,
+              via,
               other,
               { topic, partition: 0, offset: from, maxBytes: READ_MAX_BYTES },
               { timeoutMs: READ_TIMEOUT_MS },
