@@ -54,7 +54,7 @@ export class IdbOutboxStore implements OutboxStore {
       let meta = await tx.objectStore('meta').get(META_KEY)
       if (meta === undefined) {
         meta = { producerId: newProducerId(), nextRecordId: 1, records: 0, bytes: 0 }
-        void tx.objectStore('meta').put(meta, META_KEY)
+        settled(tx.objectStore('meta').put(meta, META_KEY))
       }
       const [sequences, topics] = await Promise.all([
         tx.objectStore('sequences').getAll(),
@@ -105,11 +105,13 @@ export class IdbOutboxStore implements OutboxStore {
       const ids = records.map((_, i) => meta.nextRecordId + i)
       onIds?.(ids)
       const store = tx.objectStore('records')
-      records.forEach((record, i) => void store.put({ ...record, id: ids[i]! }))
+      records.forEach((record, i) => {
+        settled(store.put({ ...record, id: ids[i]! }))
+      })
       meta.nextRecordId += records.length
       meta.records += records.length
       meta.bytes += bytes
-      void tx.objectStore('meta').put(meta, META_KEY)
+      settled(tx.objectStore('meta').put(meta, META_KEY))
       await tx.done
       return ids
     } catch (err) {
@@ -159,18 +161,18 @@ export class IdbOutboxStore implements OutboxStore {
     try {
       // Sealed records are mostly a run of consecutive ids: one ranged delete per run.
       for (const [first, last] of runs(change.deleteRecordIds ?? [])) {
-        void tx.objectStore('records').delete(first === last ? first : IDBKeyRange.bound(first, last))
+        settled(tx.objectStore('records').delete(first === last ? first : IDBKeyRange.bound(first, last)))
       }
-      for (const id of change.deleteBatchIds ?? []) void tx.objectStore('batches').delete(id)
-      for (const batch of change.putBatches ?? []) void tx.objectStore('batches').put(batch)
-      for (const s of change.putSequences ?? []) void tx.objectStore('sequences').put(s)
-      for (const t of change.putTopics ?? []) void tx.objectStore('topics').put(t)
+      for (const id of change.deleteBatchIds ?? []) settled(tx.objectStore('batches').delete(id))
+      for (const batch of change.putBatches ?? []) settled(tx.objectStore('batches').put(batch))
+      for (const s of change.putSequences ?? []) settled(tx.objectStore('sequences').put(s))
+      for (const t of change.putTopics ?? []) settled(tx.objectStore('topics').put(t))
       if (change.released !== undefined) {
         const meta = await tx.objectStore('meta').get(META_KEY)
         if (meta === undefined) throw new KafkaStorageError(`outbox '${this.name}' lost its meta row`)
         meta.records = Math.max(0, meta.records - change.released.records)
         meta.bytes = Math.max(0, meta.bytes - change.released.bytes)
-        void tx.objectStore('meta').put(meta, META_KEY)
+        settled(tx.objectStore('meta').put(meta, META_KEY))
       }
       await tx.done
     } catch (err) {
@@ -252,4 +254,12 @@ function storageError(err: unknown, what: string): TributaryError {
   return new KafkaStorageError(`${what}: IndexedDB failed (${String(name ?? 'error')}: ${String(detail ?? err)})`, {
     cause: err,
   })
+}
+
+/**
+ * A request inside a transaction: its failure aborts the transaction, whose `done` rejects with it
+ * and is what the caller awaits; the request's own promise is only kept from rejecting unhandled.
+ */
+function settled(request: Promise<unknown>): void {
+  request.catch(() => {})
 }

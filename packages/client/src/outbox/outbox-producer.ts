@@ -284,12 +284,15 @@ export class OutboxProducer {
           `message ${i} to ${topic} takes up to ${n.size + BATCH_OVERHEAD} bytes in a batch, more than the outbox's batchSize of ${this.limits.maxBatchBytes}; nothing was queued`,
         )
       }
+      // Copies, not views: a store keeps what it is given whole (IndexedDB clones a view with its
+      // entire underlying buffer — a pooled Node Buffer or a slice of a big one), and the caller may
+      // reuse its buffers once enqueue returns.
       return {
         topic,
         partition: n.partition ?? null,
-        key: n.key,
-        value: n.value,
-        headers: n.headers.map((h) => ({ key: h.key, value: h.value })),
+        key: ownBytes(n.key),
+        value: ownBytes(n.value),
+        headers: n.headers.map((h) => ({ key: h.key, value: ownBytes(h.value) })),
         timestamp: n.timestamp ?? now,
         size: n.size,
       }
@@ -428,4 +431,9 @@ function positive(value: unknown, name: string): number {
     throw new InvalidArgumentError(`${name} must be a positive integer, got ${String(value)}`)
   }
   return value
+}
+
+/** The bytes in an array of their own (the exact length), or null. */
+function ownBytes(bytes: Uint8Array | null): Uint8Array | null {
+  return bytes === null ? null : new Uint8Array(bytes)
 }

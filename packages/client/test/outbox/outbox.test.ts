@@ -66,6 +66,31 @@ describe('outbox > delivery', () => {
     expect(log.every((r) => r.epoch === 0)).toBe(true)
   })
 
+  it('hands the store copies of keys and values, not views into the caller’s buffers', async () => {
+    const leader = new FakeLeader()
+    leader.createTopic('t', 1)
+    leader.reachable = false
+    // IndexedDB clones a view with its whole underlying buffer (a pooled Node Buffer, a slice of
+    // a big one): what reaches the store must own exactly its bytes.
+    const given: Uint8Array[] = []
+    const store = new MemoryOutboxStore()
+    const append = store.append.bind(store)
+    store.append = (records, ...rest) => {
+      for (const r of records) for (const b of [r.key, r.value]) if (b !== null) given.push(b)
+      return append(records, ...rest)
+    }
+    const outbox = await openOutbox(leader, store)
+    const pool = new TextEncoder().encode('....key-1....value-1....')
+    await outbox.enqueue({ topic: 't', messages: [{ key: pool.subarray(4, 9), value: pool.subarray(13, 20) }] })
+    expect(given.map((b) => [b.byteLength, b.buffer.byteLength])).toEqual([
+      [5, 5],
+      [7, 7],
+    ])
+    leader.reachable = true
+    await outbox.flush({ timeout: 10_000 })
+    expect(values(leader, 't')).toEqual(['value-1'])
+  })
+
   it('send resolves with the offsets the leader gave, per partition', async () => {
     const leader = new FakeLeader()
     leader.createTopic('t', 1)
