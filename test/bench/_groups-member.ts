@@ -9,8 +9,8 @@
  * across processes on one machine):
  * - `{ kind: 'joining', at }` just before run(), i.e. when the member starts to join;
  * - `{ kind: 'owned', at, partitions }` whenever its assignment changes (sampled every 5 ms);
- * - `{ kind: 'read', at, partition, next }` after a batch: the offset after its last record (at most
- *   every 100 ms per partition, and always for the batch that reaches the high watermark).
+ * - `{ kind: 'read', at, partition, next }`: the offset after a partition's latest batch read and
+ *   when it was read, sent every 50 ms for the partitions that moved.
  * SIGTERM disconnects (a static member sends no LeaveGroup, so it keeps its membership) and exits.
  */
 import '@tributary/mesh/polyfills'
@@ -36,9 +36,17 @@ const send = process.send.bind(process)
 const now = (): number => performance.timeOrigin + performance.now()
 /** Sampling the assignment this often bounds the error of the bench's rebalance timings. */
 const SAMPLE_MS = 5
-/** Progress reports per partition at most this often, except the one that reaches the end. */
-const REPORT_MS = 100
-const reportedAt = new Map<number, number>()
+/**
+ * Progress is reported in batches every REPORT_MS, each partition's with the time its latest batch
+ * was read: one IPC message per batch would cost as much as reading it.
+ */
+const REPORT_MS = 50
+const progressOf = new Map<number, { at: number; next: number }>()
+const flushProgress = (): void => {
+  for (const [partition, { at, next }] of progressOf) send({ kind: 'read', at, partition, next })
+  progressOf.clear()
+}
+const reporter = setInterval(flushProgress, REPORT_MS)
 
 const mesh = await Tributary.connect({ bootstrap: bootstrap.split(','), requestTimeout: 10_000 })
 const consumer = mesh.consumer({
@@ -72,14 +80,7 @@ await consumer.run({
       return
     }
     if (batch.isEmpty()) return
-    // One IPC message per batch would cost as much as reading it: report a partition's progress
-    // at most every REPORT_MS, and always when it has caught up (the bench's end condition).
-    const next = Number(batch.lastOffset()) + 1
-    const at = now()
-    const caughtUp = next >= Number(batch.highWatermark)
-    if (!caughtUp && at - (reportedAt.get(batch.partition) ?? 0) < REPORT_MS) return
-    reportedAt.set(batch.partition, at)
-    send({ kind: 'read', at, partition: batch.partition, next })
+    progressOf.set(batch.partition, { at: now(), next: Number(batch.lastOffset()) + 1 })
   },
 })
 
@@ -97,6 +98,8 @@ const sampler = setInterval(() => {
 
 process.once('SIGTERM', () => {
   clearInterval(sampler)
+  clearInterval(reporter)
+  flushProgress()
   const forced = setTimeout(() => process.exit(1), 10_000)
   void consumer
     .disconnect()

@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- mesh [--seconds N] [--partitions N] [--window N] [--latency-batch N]
- *   [--rounds N] [--phases raw,acks-all,acks-1,latency,raw,failover] [--profile DIR]`: three peer
+ *   [--rounds N] [--phases raw,acks-all,latency,acks-1,raw,failover] [--profile DIR]`: three peer
  * processes and one producer process on loopback, a topic with replication factor 3 (every
  * partition a Raft group of all three peers), records of a 16-byte key and a 100-byte value.
  *
@@ -14,9 +14,11 @@
  * 2. acks=all: batches of 1,000 records, `--window` (32) produces in flight over `--partitions`
  *    (3), for `--seconds`/2 s after a 1 s warm-up; MiB/s counts the record-batch bytes
  *    acknowledged — committed by a majority — and is `replicated_mb_per_s`;
- * 3. acks=1: the same, acknowledged once the leader appended (followers still replicate all);
- * 4. latency at 10,000 records/s, acks=all: `--latency-batch` (10) records every 1 ms for
- *    `--seconds` s after a 1 s warm-up, on absolute deadlines (open loop), send → acknowledgement;
+ * 3. latency at 10,000 records/s, acks=all: `--latency-batch` (10) records every 1 ms for
+ *    `--seconds` s after a 1 s warm-up, on absolute deadlines (open loop), send → acknowledgement
+ *    (with every replica in sync: acks=all leaves no backlog behind);
+ * 4. acks=1: as 2, acknowledged once the leader appended (followers still replicate all, and
+ *    lag behind for seconds afterwards);
  * 5. raw stream again (the better run is the reference);
  * 6. failover, `--rounds` (3) times: acks=all produces to partition 0 back to back, SIGKILL of
  *    its leader's process, time from the signal to the first acks=all produce another peer
