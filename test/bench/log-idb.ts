@@ -10,15 +10,14 @@
  * whichever comes first), scan, and a clean reopen. Browser, server and temp dirs are removed
  * at the end. MiB means 2^20 bytes throughout, `_mb_` keys included.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
-import { extname, join, resolve, sep } from 'node:path'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { type BrowserContext, chromium } from 'playwright-core'
 import { build, defaultClientConditions } from 'vite'
 import { chromiumArgs, chromiumPath } from '../chromium.ts'
+import { type ServedPages, servePages } from '../helpers/static-pages.ts'
 import type { LogIdbBenchFigures, LogIdbBenchOptions } from './pages/log-idb.ts'
 import { printTable, type Row, writeResults } from './report.ts'
 
@@ -65,47 +64,6 @@ async function buildPage(outDir: string, cacheDir: string): Promise<void> {
   })
 }
 
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.map': 'application/json',
-}
-
-/** Serves `root` read-only on 127.0.0.1 at a random port. */
-async function serve(root: string): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://127.0.0.1').pathname)
-    if (path === '/favicon.ico') {
-      res.writeHead(204).end()
-      return
-    }
-    const file = resolve(root, `.${path === '/' ? '/log-idb.html' : path}`)
-    if (req.method !== 'GET' || !file.startsWith(root + sep)) {
-      res.writeHead(404).end()
-      return
-    }
-    readFile(file).then(
-      (body) =>
-        res.writeHead(200, { 'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream' }).end(body),
-      () => res.writeHead(404).end(),
-    )
-  })
-  await new Promise<void>((done, fail) => {
-    server.once('error', fail)
-    server.listen(0, '127.0.0.1', done)
-  })
-  const { port } = server.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}/log-idb.html`,
-    close: () =>
-      new Promise<void>((done) => {
-        server.closeAllConnections()
-        server.close(() => done())
-      }),
-  }
-}
-
 async function runInChromium(
   url: string,
   profileDir: string,
@@ -150,11 +108,11 @@ export default async function logIdbBench(argv: string[]): Promise<void> {
   const options = parseArgs(argv)
   const root = await mkdtemp(join(os.tmpdir(), 'tributary-log-idb-bench-'))
   const outDir = join(root, 'page')
-  let server: Awaited<ReturnType<typeof serve>> | undefined
+  let server: ServedPages | undefined
   try {
     progress('building the page with Vite')
     await buildPage(outDir, join(root, 'vite-cache'))
-    server = await serve(outDir)
+    server = await servePages(outDir, 'log-idb.html')
     progress(
       `serving ${server.url}; appending up to ${fmt(options.maxRecords)} records or ${options.maxAppendSeconds} s`,
     )

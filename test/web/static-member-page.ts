@@ -2,21 +2,13 @@
  * The static-member test's page (test/web/pages/static-member.ts) built with Vite — workspace
  * packages through the `source` condition — into a temp dir and served read-only on 127.0.0.1.
  */
-import { readFile } from 'node:fs/promises'
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { extname, join, resolve, sep } from 'node:path'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build, defaultClientConditions } from 'vite'
+import { servePages } from '../helpers/static-pages.ts'
 
 const pagesDir = fileURLToPath(new URL('./pages/', import.meta.url))
 const PAGE = 'static-member.html'
-
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.map': 'application/json',
-}
 
 export interface ServedPage {
   /** The page's URL, without a query string. */
@@ -42,34 +34,5 @@ export async function buildAndServeStaticMemberPage(root: string): Promise<Serve
       rolldownOptions: { input: join(pagesDir, PAGE) },
     },
   })
-  const server = http.createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://127.0.0.1').pathname)
-    if (path === '/favicon.ico') {
-      res.writeHead(204).end()
-      return
-    }
-    const file = resolve(outDir, `.${path}`)
-    if (req.method !== 'GET' || !file.startsWith(outDir + sep)) {
-      res.writeHead(404).end()
-      return
-    }
-    readFile(file).then(
-      (body) =>
-        res.writeHead(200, { 'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream' }).end(body),
-      () => res.writeHead(404).end(),
-    )
-  })
-  await new Promise<void>((done, fail) => {
-    server.once('error', fail)
-    server.listen(0, '127.0.0.1', done)
-  })
-  const { port } = server.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}/${PAGE}`,
-    close: () =>
-      new Promise<void>((done) => {
-        server.closeAllConnections()
-        server.close(() => done())
-      }),
-  }
+  return servePages(outDir, PAGE)
 }
