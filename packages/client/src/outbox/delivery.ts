@@ -20,6 +20,7 @@ import {
 import type { ProduceResult } from '../broker.js'
 import { ClientClosedError, partitionName } from '../errors.js'
 import type { Partitioner } from '../partitioners/index.js'
+import { unreachable } from './network.js'
 import { planSeal, sequenceKey } from './seal.js'
 import type { OutboxStore, PartitionSequence, SealedBatch, StoredRecord } from './store.js'
 import type { OutboxTarget, PartitionInfo } from './target.js'
@@ -69,6 +70,23 @@ export class OutboxDelivery {
     return batches.length > 0
   }
 
+  /**
+   * Seals what it can without the mesh, from the partition counts learned earlier (kept in the
+   * store), as a Kafka producer partitions by its cached metadata: records queued while out of
+   * reach are batched and numbered before the mesh is back, so the drain only sends. Returns
+   * whether anything was sealed (call again while it does: a call takes a bounded chunk).
+   */
+  async sealFromKnownCounts(): Promise<boolean> {
+    const records = await this.options.store.unsealed(SEAL_MAX_RECORDS, SEAL_MAX_BYTES)
+    const topics = new Map<string, PartitionInfo[]>()
+    for (const topic of new Set(records.map((r) => r.topic))) {
+      const count = this.options.topicCounts.get(topic)
+      if (count !== undefined && count > 0) topics.set(topic, cachedPartitions(count))
+    }
+    if (topics.size === 0) return false
+    return (await this.commitSeal(records, topics, [])) > 0
+  }
+
   /** Seals unsealed records of topics whose partitions are known; returns the error that keeps others waiting. */
   private async seal(signal: AbortSignal): Promise<Error | undefined> {
     const { store, target } = this.options
@@ -85,10 +103,27 @@ export class OutboxDelivery {
           putTopics.push({ topic, partitions: partitions.length })
         }
       } catch (err) {
-        if (!(err instanceof UnknownTopicOrPartitionError)) throw err
-        waiting ??= err
+        if (err instanceof UnknownTopicOrPartitionError) {
+          waiting ??= err
+          continue
+        }
+        // Out of reach: seal by the count learned earlier, if any; the sends then fail and back off.
+        const count = this.options.topicCounts.get(topic)
+        if (!(err instanceof Error && unreachable(err)) || count === undefined || count === 0) throw err
+        topics.set(topic, cachedPartitions(count))
       }
     }
+    await this.commitSeal(records, topics, putTopics)
+    return waiting
+  }
+
+  /** Plans and commits the seal of `records` for the topics in `topics`; returns how many it took. */
+  private async commitSeal(
+    records: StoredRecord[],
+    topics: Map<string, PartitionInfo[]>,
+    putTopics: Array<{ topic: string; partitions: number }>,
+  ): Promise<number> {
+    const { store } = this.options
     const plan = planSeal({
       records,
       topics,
@@ -97,7 +132,7 @@ export class OutboxDelivery {
       maxBatchBytes: this.options.maxBatchBytes,
       maxBatchRecords: this.options.maxBatchRecords,
     })
-    if (plan.batches.length === 0 && plan.rejected.length === 0 && putTopics.length === 0) return waiting
+    if (plan.batches.length === 0 && plan.rejected.length === 0 && putTopics.length === 0) return 0
     await store.commit({ ...plan.change, putTopics })
     for (const t of putTopics) this.options.topicCounts.set(t.topic, t.partitions)
     for (const s of plan.change.putSequences ?? []) this.options.sequences.set(sequenceKey(s.topic, s.partition), s)
@@ -109,7 +144,7 @@ export class OutboxDelivery {
         new UnknownTopicOrPartitionError(`a record to ${record.topic} cannot be sent: ${reason}`),
       )
     }
-    return waiting
+    return plan.change.deleteRecordIds?.length ?? 0
   }
 
   private async sendInOrder(batches: SealedBatch[], signal: AbortSignal): Promise<void> {
@@ -214,4 +249,9 @@ function named(err: unknown, batch: SealedBatch): Error {
   const name = partitionName(batch.topic, batch.partition)
   if (!error.message.includes(name)) error.message = `${name}: ${error.message}`
   return error
+}
+
+/** A topic's partitions known only by count (leaders unknown): what the partitioner needs offline. */
+function cachedPartitions(count: number): PartitionInfo[] {
+  return Array.from({ length: count }, (_, partitionId) => ({ partitionId, leader: '' }))
 }

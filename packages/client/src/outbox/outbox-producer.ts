@@ -78,6 +78,10 @@ const DEFAULTS = {
 
 /** How long opening the store may take. */
 const OPEN_TIMEOUT_MS = 30_000
+/** While the browser is offline, queued records are sealed this often (by known partition counts). */
+const OFFLINE_SEAL_INTERVAL_MS = 1_000
+/** Chunks sealed in one offline pass (each at most 50,000 records): bounds a pass on a huge outbox. */
+const OFFLINE_SEAL_MAX_CHUNKS = 20
 
 /** A RecordBatch v2 header. */
 const BATCH_OVERHEAD = 61
@@ -317,9 +321,11 @@ export class OutboxProducer {
     let retryTime = randomizedRetryTime(this.retry.factor, this.retry.initialRetryTime)
     while (!this.lifetime.signal.aborted) {
       if (browserOffline()) {
-        // Nothing can be reached; the `online` event (or a periodic look) ends the wait.
+        // Nothing can be reached; the `online` event (or a periodic look) ends the wait. Meanwhile
+        // what was queued is sealed by the partition counts known from earlier, so the drain only sends.
         this.setOnline(false, new BrowserOfflineError())
-        await this.sleep(this.retry.maxRetryTime, false)
+        await this.sealWhileOffline()
+        await this.sleep(Math.min(this.retry.maxRetryTime, OFFLINE_SEAL_INTERVAL_MS), false)
         continue
       }
       this.recordsWaiting = false
@@ -346,6 +352,22 @@ export class OutboxProducer {
         this.round = undefined
       }
       if (!worked) await this.sleep(Number.POSITIVE_INFINITY, true)
+    }
+  }
+
+  /** Seals queued records by known partition counts, a bounded chunk at a time, while the browser stays offline. */
+  private async sealWhileOffline(): Promise<void> {
+    for (let chunk = 0; chunk < OFFLINE_SEAL_MAX_CHUNKS && browserOffline() && !this.lifetime.signal.aborted; chunk++) {
+      try {
+        if (!(await this.delivery.sealFromKnownCounts())) return
+      } catch (err) {
+        // A store failure (a full quota) surfaces on the next round; the records stay queued.
+        this.instrumentation.emit('outbox.retry', () => ({
+          error: err instanceof Error ? err : new Error(String(err)),
+          delayMs: OFFLINE_SEAL_INTERVAL_MS,
+        }))
+        return
+      }
     }
   }
 

@@ -249,6 +249,58 @@ describe('outbox > browser network state', () => {
   })
 })
 
+describe('outbox > sealing while out of reach', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals()
+  })
+
+  const keys = Array.from({ length: 30 }, (_, i) => `k${i}`)
+  const kafkaPartition = (key: string, count: number) => toPositive(murmur2(new TextEncoder().encode(key))) % count
+
+  /** An outbox that has delivered once to a 3-partition topic, so it knows the count. */
+  async function knowingOutbox(leader: FakeLeader, store: MemoryOutboxStore) {
+    leader.createTopic('t', 3)
+    const outbox = await openOutbox(leader, store)
+    await outbox.send({ topic: 't', messages: [{ key: 'first', value: 'first' }] })
+    return outbox
+  }
+
+  it('seals by the partition count learned earlier while the browser is offline, then only sends', async () => {
+    const leader = new FakeLeader()
+    const store = new MemoryOutboxStore()
+    const outbox = await knowingOutbox(leader, store)
+    vi.stubGlobal('navigator', { onLine: false })
+    await outbox.enqueue({ topic: 't', messages: keys.map((key) => ({ key, value: key })) })
+    const requestsBefore = leader.requests
+    // Sealed where Kafka's partitioner puts each key, without asking the mesh anything.
+    await vi.waitFor(async () => expect(await store.unsealed(100, 1 << 20)).toEqual([]), { timeout: 5_000 })
+    const sealed = await store.batches(100)
+    for (const batch of sealed) {
+      for (const r of batch.records)
+        expect(kafkaPartition(String(r.key && new TextDecoder().decode(r.key)), 3)).toBe(batch.partition)
+    }
+    expect(leader.requests).toBe(requestsBefore)
+    vi.stubGlobal('navigator', { onLine: true })
+    await outbox.flush({ timeout: 10_000 })
+    for (const p of [0, 1, 2]) {
+      expect(values(leader, 't', p)).toEqual(['first', ...keys].filter((k) => kafkaPartition(k, 3) === p))
+    }
+  })
+
+  it('seals by the known count when the mesh does not answer, and delivers exactly once when it does', async () => {
+    const leader = new FakeLeader()
+    const store = new MemoryOutboxStore()
+    const outbox = await knowingOutbox(leader, store)
+    leader.reachable = false
+    await outbox.enqueue({ topic: 't', messages: keys.map((key) => ({ key, value: key })) })
+    await vi.waitFor(async () => expect(await store.unsealed(100, 1 << 20)).toEqual([]), { timeout: 10_000 })
+    leader.reachable = true
+    await outbox.flush({ timeout: 10_000 })
+    const delivered = [0, 1, 2].flatMap((p) => values(leader, 't', p))
+    expect(delivered.sort()).toEqual(['first', ...keys].sort())
+  })
+})
+
 describe('outbox > refusals', () => {
   it('fails a batch the leader refuses for good, with its typed error, and delivers the rest under a new epoch', async () => {
     const leader = new FakeLeader()
