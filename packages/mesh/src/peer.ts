@@ -25,17 +25,12 @@ import { MemoryLogFactory } from './partitions/memory-log-factory.js'
 import { ObservedPartitions } from './partitions/observed-partitions.js'
 import { PartitionManager } from './partitions/partition-manager.js'
 import type { TopicView } from './partitions/topic-view.js'
+import { PeerProtocols, type RequestEvent } from './peer-protocols.js'
 import { registerPerfProtocol } from './perf.js'
 import { placeReplicas } from './placement.js'
 import type { Assignment, RaftConfig } from './raft/index.js'
 import { RaftRpc } from './raft-rpc.js'
-import {
-  payloadLength,
-  type RpcHandler,
-  type RpcServerOptions,
-  registerRpcHandler,
-  type UnregisterRpcHandler,
-} from './rpc/index.js'
+import type { RpcHandler, RpcServerOptions, UnregisterRpcHandler } from './rpc/index.js'
 
 export interface PeerOptions
   extends Pick<MeshNodeOptions, 'host' | 'tcpPort' | 'wsPort' | 'announce' | 'dataDir' | 'bootstrap' | 'privateKey'> {
@@ -66,14 +61,6 @@ export interface PeerOptions
 /** How often leaders re-check and publish their partitions' in-sync sets. */
 const LEADERSHIP_PUBLISH_INTERVAL_MS = 1000
 
-export interface RequestEvent {
-  protocol: string
-  durationMs: number
-  bytesIn: number
-  bytesOut: number
-  ok: boolean
-}
-
 /**
  * The libp2p node a peer runs on: the Node one (TCP, WebSockets, relay server) or the browser one
  * (WebSockets, WebRTC, relay client). The peer needs only the services both have.
@@ -100,6 +87,8 @@ export async function startPeer(node: PeerNode, options: PeerOptions, logger: Lo
  * and topic metadata, holds the partition replicas placement gives it, and serves produce,
  * fetch, list-offsets, metadata and admin requests for the partitions it leads.
  */
+export type { RequestEvent } from './peer-protocols.js'
+
 export class Peer implements HandlerContext {
   readonly peerId: string
   readonly membership: Membership
@@ -113,10 +102,8 @@ export class Peer implements HandlerContext {
   /** Times a hosted replica saw its partition's leader change (for metrics). */
   leaderChanges = 0
   private readonly lastLeaders = new Map<HostedPartition, string | undefined>()
-  private readonly unregister: UnregisterRpcHandler[] = []
-  private readonly requestListeners = new Set<(event: RequestEvent) => void>()
+  private readonly protocols: PeerProtocols
   private readonly partitionListeners = new Set<(hosted: HostedPartition) => void>()
-  private readonly extraProtocols = new Map<string, RpcHandler>()
   private readonly logger: Logger
   private stopping: Promise<void> | undefined
   readonly startedAtMs = Date.now()
@@ -130,6 +117,7 @@ export class Peer implements HandlerContext {
   ) {
     this.peerId = node.peerId.toString()
     this.logger = componentLogger(logger, 'peer')
+    this.protocols = new PeerProtocols(node, this.logger)
     const storage = options.storage ?? new MemoryLogFactory()
     this.observed = options.observed ?? new ObservedPartitions()
     this.servesReplicaReads = options.servesReplicaReads ?? false
@@ -218,15 +206,8 @@ export class Peer implements HandlerContext {
       [PROTOCOLS.metadata, metadataHandler(this)],
       [PROTOCOLS.admin, adminHandler(this)],
     ]
-    for (const [protocol, handler] of handlers) {
-      this.unregister.push(
-        await registerRpcHandler(this.node, protocol, this.instrument(protocol, handler), {
-          logger: this.logger,
-          maxInboundStreams: 256,
-        }),
-      )
-    }
-    this.unregister.push(await registerPerfProtocol(this.node, { logger: this.logger }))
+    for (const [protocol, handler] of handlers) await this.protocols.serve(protocol, handler)
+    this.protocols.keep(await registerPerfProtocol(this.node, { logger: this.logger }))
     await this.sync.start()
     this.node.addEventListener('peer:disconnect', this.onDisconnect)
     await this.membership.start()
@@ -264,36 +245,9 @@ export class Peer implements HandlerContext {
     }
   }
 
-  private instrument(protocol: string, handler: RpcHandler): RpcHandler {
-    const name = protocol.split('/')[2] ?? protocol
-    return async (request, ctx) => {
-      const started = performance.now()
-      let ok = false
-      let bytesOut = 0
-      try {
-        const response = await handler(request, ctx)
-        ok = true
-        bytesOut = payloadLength(response)
-        return response
-      } finally {
-        if (this.requestListeners.size > 0) {
-          const event = {
-            protocol: name,
-            durationMs: performance.now() - started,
-            bytesIn: request.length,
-            bytesOut,
-            ok,
-          }
-          for (const listener of this.requestListeners) listener(event)
-        }
-      }
-    }
-  }
-
   /** Called after every request served; costs nothing when nobody listens. */
   onRequest(listener: (event: RequestEvent) => void): () => void {
-    this.requestListeners.add(listener)
-    return () => this.requestListeners.delete(listener)
+    return this.protocols.onRequest(listener)
   }
 
   /**
@@ -307,20 +261,7 @@ export class Peer implements HandlerContext {
     options: Omit<RpcServerOptions, 'logger'> = {},
   ): Promise<UnregisterRpcHandler> {
     if (this.stopping !== undefined) throw new Error('peer is stopping')
-    const instrumented = this.instrument(protocol, handler)
-    const unregister = await registerRpcHandler(this.node, protocol, instrumented, {
-      maxInboundStreams: 256,
-      ...options,
-      logger: this.logger,
-    })
-    this.extraProtocols.set(protocol, instrumented)
-    this.unregister.push(unregister)
-    return async () => {
-      const at = this.unregister.indexOf(unregister)
-      if (at >= 0) this.unregister.splice(at, 1)
-      if (this.extraProtocols.get(protocol) === instrumented) this.extraProtocols.delete(protocol)
-      await unregister()
-    }
+    return this.protocols.add(protocol, handler, options)
   }
 
   /**
@@ -328,7 +269,7 @@ export class Peer implements HandlerContext {
    * peer (libp2p refuses to dial its own peer id, so such a client calls handlers directly).
    */
   protocolHandler(protocol: string): RpcHandler | undefined {
-    return this.extraProtocols.get(protocol)
+    return this.protocols.handler(protocol)
   }
 
   /**
@@ -491,7 +432,7 @@ export class Peer implements HandlerContext {
   stop(): Promise<void> {
     this.stopping ??= (async () => {
       this.node.removeEventListener('peer:disconnect', this.onDisconnect)
-      for (const unregister of this.unregister.splice(0)) await unregister().catch(() => {})
+      await this.protocols.stop()
       await this.membership.stop().catch((err: unknown) => this.logger.warn({ err }, 'membership stop failed'))
       clearInterval(this.leadershipTimer)
       await this.sync.stop().catch((err: unknown) => this.logger.warn({ err }, 'metadata sync stop failed'))
