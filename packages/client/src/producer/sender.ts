@@ -56,7 +56,8 @@ const PIPELINE_IDLE_MS = 60_000
 
 export class Sender {
   /**
-   * Per partition, the batches taken since its oldest unsettled one (settled ones behind it stay):
+   * Per partition, the batches taken since its oldest unsettled one (settled ones behind it stay;
+   * without idempotence only the unsettled ones):
    * its length bounds what the leader must still remember, so a retry of the oldest is always
    * among the producer's last 5 batches there (a count of unsettled batches alone would let later
    * ones, acknowledged meanwhile, push it out).
@@ -95,7 +96,11 @@ export class Sender {
       void this.send(batch, key, entry).finally(() => {
         entry.settle()
         const left = this.windows.get(key)
-        while (left !== undefined && left.length > 0 && left[0]!.done) left.shift()
+        if (this.options.identity === undefined) {
+          // Without sequences batches are independent: the window counts only those in flight.
+          const at = left?.indexOf(entry) ?? -1
+          if (at >= 0) left!.splice(at, 1)
+        } else while (left !== undefined && left.length > 0 && left[0]!.done) left.shift()
         if (left?.length === 0) this.windows.delete(key)
         this.active--
         this.drain(topic, partition)
