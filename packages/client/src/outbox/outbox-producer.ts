@@ -99,6 +99,13 @@ export class OutboxProducer {
   private recordsWaiting = false
   /** The browser came back online: the next failure backs off from the start again. */
   private backoffReset = false
+  /**
+   * The browser came back online since the current round (or offline pass) began: the next
+   * sleep does not start. The event may fire while the loop is busy (an offline seal commit
+   * takes a while on a big outbox); without this it would be lost, and the drain would wait out
+   * the sleep that follows.
+   */
+  private onlineWaiting = false
   private online: boolean | undefined
   private loopDone: Promise<void> = Promise.resolve()
   private closing: Promise<void> | undefined
@@ -313,7 +320,10 @@ export class OutboxProducer {
   /** Wakes the delivery loop: new records end an idle wait; the browser coming online (or close) also ends a backoff. */
   private kick(why: Wake): void {
     if (why === 'records') this.recordsWaiting = true
-    if (why === 'online') this.backoffReset = true
+    if (why === 'online') {
+      this.backoffReset = true
+      this.onlineWaiting = true
+    }
     this.wake?.(why)
   }
 
@@ -329,6 +339,7 @@ export class OutboxProducer {
         continue
       }
       this.recordsWaiting = false
+      this.onlineWaiting = false
       const round = new AbortController()
       this.round = round
       let worked: boolean
@@ -372,11 +383,15 @@ export class OutboxProducer {
   }
 
   /**
-   * Sleeps until `ms` pass, close, the browser's `online` event, or — when `onRecords` (idle,
+   * Sleeps until `ms` pass, close, the browser's `online` event (also one that came while the
+   * loop was busy), or — when `onRecords` (idle,
    * not backing off: records queued while the mesh is out of reach must not hasten retries) — an enqueue.
    */
   private sleep(ms: number, onRecords: boolean): Promise<void> {
-    if (this.lifetime.signal.aborted || (onRecords && this.recordsWaiting)) return Promise.resolve()
+    if (this.lifetime.signal.aborted || this.onlineWaiting || (onRecords && this.recordsWaiting)) {
+      this.onlineWaiting = false
+      return Promise.resolve()
+    }
     return new Promise<void>((resolve) => {
       const timer = Number.isFinite(ms) ? setTimeout(done, ms) : undefined
       const wake = (why: Wake): void => {

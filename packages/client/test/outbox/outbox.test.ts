@@ -229,7 +229,10 @@ describe('outbox > delivery', () => {
 })
 
 describe('outbox > browser network state', () => {
-  afterEach(() => {
+  afterEach(async () => {
+    vi.useRealTimers()
+    // Closed while the stubbed `window` is still there to remove their listeners from.
+    await Promise.all(open.splice(0).map((o) => o.close()))
     vi.unstubAllGlobals()
   })
 
@@ -247,7 +250,63 @@ describe('outbox > browser network state', () => {
     await outbox.flush({ timeout: 10_000 })
     expect(values(leader, 't')).toEqual(['a'])
   })
+
+  it('keeps an online event that comes while an offline seal is being written, and sends at once', async () => {
+    const leader = new FakeLeader()
+    leader.createTopic('t', 1)
+    const gate = new GatedStore()
+    const outbox = await openOutbox(leader, gate)
+    await outbox.send({ topic: 't', messages: [{ value: 'first' }] })
+    const window = new EventTarget()
+    vi.stubGlobal('addEventListener', window.addEventListener.bind(window))
+    vi.stubGlobal('removeEventListener', window.removeEventListener.bind(window))
+    // A producer opened now listens to this `window`; the first one is closed so only it delivers.
+    await outbox.close()
+    vi.stubGlobal('navigator', { onLine: false })
+    const reopened = await openOutbox(leader, gate)
+    await vi.waitFor(() => expect(reopened.isOnline).toBe(false), { timeout: 5_000 })
+    // From here the loop's timers never fire: only the online event can start the next round.
+    // (vi.waitFor would advance fake timers, hence `until`.)
+    const realSetTimeout = globalThis.setTimeout
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    const until = async (done: () => boolean, what: string): Promise<void> => {
+      for (let waited = 0; !done(); waited += 10) {
+        if (waited >= 5_000) throw new Error(`not in 5 s: ${what}`)
+        await new Promise((resolve) => realSetTimeout(resolve, 10))
+      }
+    }
+    gate.hold = true
+    await reopened.enqueue({ topic: 't', messages: [{ value: 'a' }, { value: 'b' }] })
+    await until(() => gate.held, 'the offline seal commit')
+    vi.stubGlobal('navigator', { onLine: true })
+    window.dispatchEvent(new Event('online'))
+    gate.release()
+    await until(() => values(leader, 't').length === 3, 'delivery after the online event')
+    expect(values(leader, 't')).toEqual(['first', 'a', 'b'])
+  })
 })
+
+/** A memory store whose next commit can be held (an offline seal that takes a while), to fire events meanwhile. */
+class GatedStore extends MemoryOutboxStore {
+  hold = false
+  held = false
+  private releaseHeld: () => void = () => {}
+
+  override async commit(change: OutboxChange): Promise<void> {
+    if (this.hold) {
+      this.hold = false
+      this.held = true
+      await new Promise<void>((resolve) => {
+        this.releaseHeld = resolve
+      })
+    }
+    return super.commit(change)
+  }
+
+  release(): void {
+    this.releaseHeld()
+  }
+}
 
 describe('outbox > sealing while out of reach', () => {
   afterEach(() => {
