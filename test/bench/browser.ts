@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- browser [--records N] [--outbox N] [--per-send N] [--profile DIR]`: browser tabs as clients
+ * `npm run bench -- browser [--records N] [--outbox N] [--per-send N] [--profile DIR] [--only outbox]`: browser tabs as clients
  * and peers of a mesh of three peer processes on loopback (fs storage, temp dirs), a topic of one
  * partition with replication factor 3, records of a 16-byte key and a 100-byte value.
  *
@@ -22,6 +22,7 @@
  * Each step also prints the CPU cores used by Chromium, the peers, this process and the rest of
  * the machine. `--profile DIR` writes a CPU profile of the working page per step
  * (_browser-profile.ts) and prints its top self-time functions. Writes bench-results/browser.json.
+ * `--only outbox` runs step 3 alone (for working on the drain) and writes no results file.
  */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
@@ -36,12 +37,14 @@ import { profiled } from './_browser-profile.ts'
 import { MeshCluster } from './_mesh-cluster.ts'
 import { printTable, type Row, writeResults } from './report.ts'
 
+const OUTBOX_TOPIC = 'bench-browser-outbox'
 const TARGETS = { produce: 50_000, consume: 100_000, webrtc: 20_000, outbox: 50_000 }
 const IN_FLIGHT = 5
 const REPLICATION_FACTOR = 3
 const RECORD_BYTES = 16 + 100
 const STEP_TIMEOUT_MS = 180_000
-const USAGE = 'usage: npm run bench -- browser [--records N] [--outbox N] [--per-send N] [--profile DIR]'
+const USAGE =
+  'usage: npm run bench -- browser [--records N] [--outbox N] [--per-send N] [--profile DIR] [--only outbox]'
 
 interface Args {
   records: number
@@ -49,10 +52,12 @@ interface Args {
   perSend: number
   /** Where each step's page CPU profile goes; unset: no profiling. */
   profile: string | undefined
+  /** Run only this step (no results file). */
+  only: 'outbox' | undefined
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { records: 200_000, outbox: 50_000, perSend: 1000, profile: undefined }
+  const args: Args = { records: 200_000, outbox: 50_000, perSend: 1000, profile: undefined, only: undefined }
   for (let i = 0; i < argv.length; i += 2) {
     const [flag, value = ''] = [argv[i], argv[i + 1]]
     const n = Number(value.replaceAll('_', ''))
@@ -61,6 +66,7 @@ function parseArgs(argv: string[]): Args {
     else if (flag === '--outbox' && count) args.outbox = n
     else if (flag === '--per-send' && count) args.perSend = n
     else if (flag === '--profile' && value !== '') args.profile = resolve(value)
+    else if (flag === '--only' && value === 'outbox') args.only = value
     else throw new Error(`bad argument '${flag} ${value}'; ${USAGE}`)
   }
   return args
@@ -127,6 +133,41 @@ const versus = (target: number, value: number): string =>
 const cores = (m: { cpu: BrowserStepCpu; seconds: number }): string =>
   browserCoresLine(m.cpu, m.seconds).replace('CPU cores: ', 'cores ')
 
+/**
+ * Step 3: page A opens an outbox (connected: one record acknowledged), the context goes offline,
+ * `args.outbox` records are queued, the context comes online; timed until all are acknowledged.
+ */
+async function outboxStep(args: Args, context: BrowserContext, a: Page, ws: string[], pids: readonly number[]) {
+  progress(`outbox: ${fmt(args.outbox)} records queued offline`)
+  await a.evaluate((o) => window.browserBench.outboxOpen(o), {
+    bootstrap: ws,
+    name: 'bench',
+    maxRecords: args.outbox + 1,
+    topic: OUTBOX_TOPIC,
+  })
+  await context.setOffline(true)
+  await a.waitForFunction(() => !navigator.onLine)
+  const queued = await a.evaluate((o) => window.browserBench.outboxEnqueue(o), {
+    topic: OUTBOX_TOPIC,
+    records: args.outbox,
+    perEnqueue: args.perSend,
+  })
+  if (queued.pending !== args.outbox) throw new Error(`outbox holds ${queued.pending}, not ${args.outbox}`)
+  await a.evaluate(() => window.browserBench.outboxArm())
+  const drain = await measured('outbox drain', pids, async () => {
+    await context.setOffline(false)
+    return profiled(args.profile, 'outbox-drain', a, () =>
+      a.evaluate((n) => window.browserBench.outboxDrained(n), args.outbox),
+    )
+  })
+  const d = drain.result
+  progress(
+    `outbox drain: ${d.requests} produce requests, ${d.deliveries} batches acknowledged; first request ${d.firstRequestMs.toFixed(0)} ms and first acknowledgement ${d.firstDeliveryMs.toFixed(0)} ms after the online event; IndexedDB: unsealed read ${d.unsealedMs.toFixed(0)} ms, seal commit ${d.sealCommitMs.toFixed(0)} ms, acknowledged-batch commits ${d.ackCommitMs.toFixed(0)} ms, batch reads ${d.batchesMs.toFixed(0)} ms`,
+  )
+  for (const line of d.timeline) progress(`  drain ${line}`)
+  return { queued, drain }
+}
+
 export default async function browserBench(argv: string[]): Promise<void> {
   const args = parseArgs(argv)
   const root = await mkdtemp(join(os.tmpdir(), 'tributary-browser-bench-'))
@@ -144,7 +185,7 @@ export default async function browserBench(argv: string[]): Promise<void> {
     const pids = cluster.pids
     const ws = await webSocketAddresses(cluster)
     admin = await Tributary.connect({ bootstrap: cluster.peers.map((p) => p.address), connectionTimeout: 30_000 })
-    const topics = { page: 'bench-browser', node: 'bench-browser-node', outbox: 'bench-browser-outbox' }
+    const topics = { page: 'bench-browser', node: 'bench-browser-node', outbox: OUTBOX_TOPIC }
     await admin.admin().createTopics({
       topics: Object.values(topics).map((topic) => ({
         topic,
@@ -163,6 +204,24 @@ export default async function browserBench(argv: string[]): Promise<void> {
     const a = await openPage(context, server.url, 'A')
     const b = await openPage(context, server.url, 'B')
     progress(`pages open in ${await a.evaluate(() => navigator.userAgent)}`)
+
+    if (args.only === 'outbox') {
+      const { queued, drain } = await outboxStep(args, context, a, ws, pids)
+      const outboxEnd = await highWatermark(admin, topics.outbox)
+      if (outboxEnd < args.outbox + 1)
+        throw new Error(`the outbox topic ends at ${outboxEnd}, not ≥ ${args.outbox + 1}`)
+      await a.evaluate(() => window.browserBench.cleanup())
+      const drained = perS(drain.result)
+      printTable(
+        `browser outbox only: ${fmt(args.outbox)} records, ${fmt(args.perSend)} per enqueue (no results file)`,
+        [
+          { metric: 'outbox drain', value: drained, unit: 'records/s', reference: versus(TARGETS.outbox, drained) },
+          { metric: '  outbox enqueue', value: perS(queued), unit: 'records/s', reference: 'offline, into IndexedDB' },
+        ],
+      )
+      console.log(`  drain cores: ${cores(drain)}`)
+      return
+    }
 
     const { records, perSend } = args
     const produceArgs = { records, perSend, inFlight: IN_FLIGHT }
@@ -188,32 +247,7 @@ export default async function browserBench(argv: string[]): Promise<void> {
     )
     if (consume.result.records < records) throw new Error(`page consumed ${consume.result.records} of ${records}`)
 
-    progress(`outbox: ${fmt(args.outbox)} records queued offline`)
-    await a.evaluate((o) => window.browserBench.outboxOpen(o), {
-      bootstrap: ws,
-      name: 'bench',
-      maxRecords: args.outbox + 1,
-      topic: topics.outbox,
-    })
-    await context.setOffline(true)
-    await a.waitForFunction(() => !navigator.onLine)
-    const queued = await a.evaluate((o) => window.browserBench.outboxEnqueue(o), {
-      topic: topics.outbox,
-      records: args.outbox,
-      perEnqueue: perSend,
-    })
-    if (queued.pending !== args.outbox) throw new Error(`outbox holds ${queued.pending}, not ${args.outbox}`)
-    await a.evaluate(() => window.browserBench.outboxArm())
-    const drain = await measured('outbox drain', pids, async () => {
-      await context!.setOffline(false)
-      return profiled(args.profile, 'outbox-drain', a, () =>
-        a.evaluate((n) => window.browserBench.outboxDrained(n), args.outbox),
-      )
-    })
-    const d = drain.result
-    progress(
-      `outbox drain: ${d.requests} produce requests, ${d.deliveries} batches acknowledged; first request ${d.firstRequestMs.toFixed(0)} ms and first acknowledgement ${d.firstDeliveryMs.toFixed(0)} ms after the online event; IndexedDB: unsealed read ${d.unsealedMs.toFixed(0)} ms, seal commit ${d.sealCommitMs.toFixed(0)} ms, acknowledged-batch commits ${d.ackCommitMs.toFixed(0)} ms, batch reads ${d.batchesMs.toFixed(0)} ms`,
-    )
+    const { queued, drain } = await outboxStep(args, context, a, ws, pids)
     const outboxEnd = await highWatermark(admin, topics.outbox)
     if (outboxEnd < args.outbox + 1) throw new Error(`the outbox topic ends at ${outboxEnd}, not ≥ ${args.outbox + 1}`)
 

@@ -19,6 +19,8 @@ export interface StoreTimes {
 /** The IndexedDB outbox store, timing each call (the store is the outbox's own; only clocks are added). */
 export class TimedOutboxStore extends IdbOutboxStore {
   times: StoreTimes = { unsealedMs: 0, sealCommitMs: 0, ackCommitMs: 0, batchesMs: 0 }
+  /** Told of each step as it ends: what, when it began (performance.now()), how long. */
+  onStep: ((what: string, startedAt: number, ms: number) => void) | undefined
 
   override async unsealed(maxRecords: number, maxBytes: number) {
     const started = performance.now()
@@ -26,6 +28,7 @@ export class TimedOutboxStore extends IdbOutboxStore {
       return await super.unsealed(maxRecords, maxBytes)
     } finally {
       this.times.unsealedMs += performance.now() - started
+      this.onStep?.('unsealed read', started, performance.now() - started)
     }
   }
 
@@ -37,6 +40,7 @@ export class TimedOutboxStore extends IdbOutboxStore {
       const ms = performance.now() - started
       if ((change.putBatches?.length ?? 0) > 0) this.times.sealCommitMs += ms
       else this.times.ackCommitMs += ms
+      this.onStep?.((change.putBatches?.length ?? 0) > 0 ? 'seal commit' : 'commit', started, ms)
     }
   }
 
@@ -46,6 +50,7 @@ export class TimedOutboxStore extends IdbOutboxStore {
       return await super.batches(limit)
     } finally {
       this.times.batchesMs += performance.now() - started
+      this.onStep?.('batches read', started, performance.now() - started)
     }
   }
 }

@@ -37,6 +37,8 @@ const READ_TIMEOUT_MS = 5_000
 /** Tries of one read from the other browser before the copy fails. */
 const READ_ATTEMPTS = 5
 const WAIT_TIMEOUT_MS = 120_000
+/** Entries kept of a drain's timeline. */
+const TIMELINE_ENTRIES = 40
 
 export interface Timed {
   records: number
@@ -56,6 +58,8 @@ export interface DrainDetail extends StoreTimes {
   deliveries: number
   firstRequestMs: number
   firstDeliveryMs: number
+  /** The first steps and events of the drain, ms after the online event: where its start went. */
+  timeline: string[]
 }
 
 export interface BrowserBench {
@@ -116,6 +120,7 @@ let drain = {
   deliveries: 0,
   firstRequestAt: undefined as number | undefined,
   firstDeliveryAt: undefined as number | undefined,
+  timeline: [] as Array<{ at: number; what: string }>,
 }
 const databases: string[] = []
 const peerNames: string[] = []
@@ -348,16 +353,25 @@ const bench: BrowserBench = {
 
   outboxArm() {
     outboxStore!.times = { unsealedMs: 0, sealCommitMs: 0, ackCommitMs: 0, batchesMs: 0 }
-    drain = { requests: 0, deliveries: 0, firstRequestAt: undefined, firstDeliveryAt: undefined }
+    drain = { requests: 0, deliveries: 0, firstRequestAt: undefined, firstDeliveryAt: undefined, timeline: [] }
     const seen = drain
-    outbox!.on('outbox.request', () => {
+    const note = (what: string, at = performance.now()): void => {
+      if (seen.timeline.length < TIMELINE_ENTRIES) seen.timeline.push({ at, what })
+    }
+    outboxStore!.onStep = (what, startedAt, ms) => note(`${what} (${ms.toFixed(0)} ms)`, startedAt)
+    outbox!.on('outbox.request', ({ payload }) => {
       seen.requests++
       seen.firstRequestAt ??= performance.now()
+      note(`request of ${payload.records} records`)
     })
-    outbox!.on('outbox.delivered', () => {
+    outbox!.on('outbox.delivered', ({ payload }) => {
       seen.deliveries++
       seen.firstDeliveryAt ??= performance.now()
+      note(`delivered ${payload.recordIds.length} records`)
     })
+    outbox!.on('outbox.online', () => note('outbox online'))
+    outbox!.on('outbox.retry', ({ payload }) => note(`retry in ${payload.delayMs} ms: ${payload.error.message}`))
+    window.addEventListener('online', () => note('online event'), { once: true })
     online = new Promise((resolve) =>
       window.addEventListener('online', () => resolve(performance.now()), { once: true }),
     )
@@ -376,6 +390,9 @@ const bench: BrowserBench = {
       deliveries: drain.deliveries,
       firstRequestMs: (drain.firstRequestAt ?? Number.NaN) - from,
       firstDeliveryMs: (drain.firstDeliveryAt ?? Number.NaN) - from,
+      timeline: drain.timeline
+        .sort((x, y) => x.at - y.at)
+        .map(({ at, what }) => `${(at - from).toFixed(0).padStart(6)} ms ${what}`),
       ...outboxStore!.times,
     }
   },
