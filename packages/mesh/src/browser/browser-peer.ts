@@ -5,6 +5,7 @@ import { ObservedPartitions, type ObservedPersistence } from '../partitions/obse
 import { type Peer, type PeerOptions, startPeer } from '../peer.js'
 import { IdbLogFactory } from './idb-log-factory.js'
 import { loadOrCreateBrowserPeerKey } from './identity.js'
+import { keepOneDirectConnection } from './one-connection-per-peer.js'
 import { KV, PeerDatabase } from './peer-database.js'
 import { BrowserStorage, requestPersistentStorage } from './storage.js'
 
@@ -94,6 +95,8 @@ export async function createBrowserPeer(options: BrowserPeerOptions = {}): Promi
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       logger,
     })
+    // Before any mesh dial: browsers that dial each other at once keep one WebRTC link.
+    const unwatch = keepOneDirectConnection(node, componentLogger(logger, 'connections'))
     const peer = await startPeer(
       node,
       {
@@ -123,7 +126,10 @@ export async function createBrowserPeer(options: BrowserPeerOptions = {}): Promi
       storage: new BrowserStorage(logs),
       persisted,
       stop: () => {
-        stopping ??= peer.stop().finally(() => db.close())
+        stopping ??= peer.stop().finally(() => {
+          unwatch()
+          db.close()
+        })
         return stopping
       },
     }

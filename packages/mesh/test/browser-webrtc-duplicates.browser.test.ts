@@ -1,0 +1,111 @@
+/**
+ * Two browser peers that dial each other at the same moment (each through the relay, each over
+ * WebRTC) end with one direct connection between them, not two.
+ */
+import { multiaddr } from '@multiformats/multiaddr'
+import { deleteIdbDatabase } from '@tributary/log/idb'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { commands } from 'vitest/browser'
+import { type BrowserPeer, createBrowserPeer, PeerDatabase } from '../src/browser/index.js'
+import { uniqueName, waitFor } from './browser-helpers.js'
+
+declare module 'vitest/browser' {
+  interface BrowserCommands {
+    startPeerProcessForPage(): Promise<{ peerId: string; ws: string }>
+    stopPeerProcess(peerId: string): Promise<void>
+  }
+}
+
+describe('mesh > browser peers > one WebRTC connection per pair', () => {
+  let relay: { peerId: string; ws: string } | undefined
+  const started: BrowserPeer[] = []
+  const names = [uniqueName('dup-a'), uniqueName('dup-b')]
+
+  beforeAll(async () => {
+    relay = await commands.startPeerProcessForPage()
+  }, 60_000)
+
+  afterAll(async () => {
+    for (const bp of started) await bp.stop().catch(() => {})
+    if (relay !== undefined) await commands.stopPeerProcess(relay.peerId)
+    for (const name of names) {
+      await PeerDatabase.delete(`${name}-peer`).catch(() => {})
+      await deleteIdbDatabase(`${name}-logs`).catch(() => {})
+    }
+  }, 60_000)
+
+  const pair = async (): Promise<[BrowserPeer, BrowserPeer]> => {
+    const options = { bootstrap: [relay!.ws], allowInsecureWebSockets: true }
+    const a = await createBrowserPeer({ ...options, name: names[0] })
+    started.push(a)
+    const b = await createBrowserPeer({ ...options, name: names[1] })
+    started.push(b)
+    return [a, b]
+  }
+  const stopPair = async (): Promise<void> => {
+    for (const bp of started.splice(0)) await bp.stop()
+  }
+  const rtcOf = (p: BrowserPeer) =>
+    waitFor(() => p.peer.addresses().find((addr) => addr.includes('/p2p-circuit/webrtc')), 'a WebRTC address')
+  const direct = (from: BrowserPeer, to: BrowserPeer) =>
+    from.peer.node.getConnections(to.peer.node.peerId).filter((c) => c.limits === undefined && c.status === 'open')
+
+  it('simultaneous dials leave one direct connection, the same one on both sides', async () => {
+    const [a, b] = await pair()
+    const [aAddr, bAddr] = await Promise.all([rtcOf(a), rtcOf(b)])
+
+    // Both dial at once (reproduced without the tie-break: each side kept an inbound and an
+    // outbound WebRTC connection to the other, for as long as it was watched).
+    await Promise.allSettled([
+      a.peer.node.dial(multiaddr(bAddr), { signal: AbortSignal.timeout(20_000) }),
+      b.peer.node.dial(multiaddr(aAddr), { signal: AbortSignal.timeout(20_000) }),
+    ])
+    // The same connection seen from both ends: the one the lower peer id opened. (Each side may
+    // briefly hold a different single one while a close travels, so wait for the agreed state.)
+    const aIsLower = a.peer.peerId < b.peer.peerId
+    const [aKept, bKept] = await waitFor(() => {
+      const fromA = direct(a, b)
+      const fromB = direct(b, a)
+      return (
+        fromA.length === 1 &&
+        fromB.length === 1 &&
+        fromA[0]!.direction === (aIsLower ? 'outbound' : 'inbound') &&
+        fromB[0]!.direction === (aIsLower ? 'inbound' : 'outbound') &&
+        ([fromA[0]!, fromB[0]!] as const)
+      )
+    }, 'one direct connection on each side, opened by the lower peer id')
+    expect(aKept.remoteAddr.toString()).toContain('/webrtc')
+    // It carries streams both ways.
+    await a.peer.node.services.ping.ping(b.peer.node.peerId, { signal: AbortSignal.timeout(10_000) })
+    await b.peer.node.services.ping.ping(a.peer.node.peerId, { signal: AbortSignal.timeout(10_000) })
+    expect(direct(a, b)).toEqual([aKept])
+    expect(direct(b, a)).toEqual([bKept])
+    await stopPair()
+  }, 120_000)
+
+  it('a second connection, whichever side opens it, resolves to the one the lower peer id opened', async () => {
+    const [a, b] = await pair()
+    const [lower, higher] = a.peer.peerId < b.peer.peerId ? [a, b] : [b, a]
+    // The higher peer dials first; then the lower one opens a second link regardless (force).
+    await higher.peer.node.dial(multiaddr(await rtcOf(lower)), { signal: AbortSignal.timeout(20_000) })
+    const first = await waitFor(() => direct(higher, lower)[0], 'the first direct connection')
+    expect(first.direction).toBe('outbound')
+    await lower.peer.node.dial(multiaddr(await rtcOf(higher)), { signal: AbortSignal.timeout(20_000), force: true })
+    const kept = await waitFor(() => {
+      const fromLower = direct(lower, higher)
+      const fromHigher = direct(higher, lower)
+      return (
+        fromLower.length === 1 &&
+        fromHigher.length === 1 &&
+        fromLower[0]!.direction === 'outbound' &&
+        fromHigher[0]!.direction === 'inbound' &&
+        fromHigher[0]
+      )
+    }, "only the lower peer's connection left on both sides")
+    expect(first.status).not.toBe('open')
+    // A further dial from the higher peer reuses it rather than opening another.
+    const again = await higher.peer.node.dial(lower.peer.node.peerId, { signal: AbortSignal.timeout(10_000) })
+    expect(again).toBe(kept)
+    await stopPair()
+  }, 120_000)
+})
