@@ -1,11 +1,14 @@
 /**
  * The outbox in IndexedDB (browsers): database `tributary-outbox:<name>` with one object store
- * per row kind (see store.ts). Each step is one readwrite transaction, so a crash or a reload
- * keeps all of it or none; the size bound is checked inside the append transaction. A full
- * quota aborts the transaction (nothing half-written) and surfaces as StorageQuotaError.
+ * per row kind (see store.ts; unsealed records are kept one row per append, see idb-rows.ts, and
+ * the schema's versions in idb-schema.ts). Each step is one readwrite transaction, so a crash or
+ * a reload keeps all of it or none; the size bound is checked inside the append transaction. A
+ * full quota aborts the transaction (nothing half-written) and surfaces as StorageQuotaError.
  */
 import { KafkaStorageError, StorageQuotaError, TributaryError } from '@tributary/wire'
-import { type DBSchema, type IDBPDatabase, openDB } from 'idb'
+import { type IDBPDatabase, openDB } from 'idb'
+import { appendedRow, idRuns, type QueuedRow, rowRecord, rowWithout } from './idb-rows.js'
+import { DB_VERSION, META_KEY, type OutboxSchema, upgradeOutbox } from './idb-schema.js'
 import { checkRoom } from './memory-store.js'
 import type {
   OutboxChange,
@@ -13,24 +16,12 @@ import type {
   OutboxMeta,
   OutboxSnapshot,
   OutboxStore,
-  PartitionSequence,
   SealedBatch,
   StoredRecord,
-  TopicPartitions,
 } from './store.js'
 
-const DB_VERSION = 1
-const META_KEY = 'meta'
-/** Records per read request. */
-const READ_CHUNK = 1_000
-
-interface OutboxSchema extends DBSchema {
-  meta: { key: string; value: OutboxMeta }
-  records: { key: number; value: StoredRecord }
-  batches: { key: number; value: SealedBatch }
-  sequences: { key: [string, number]; value: PartitionSequence }
-  topics: { key: string; value: TopicPartitions }
-}
+/** Rows per read request at most (each holds one append's records). */
+const READ_ROWS = 256
 
 type OutboxDb = IDBPDatabase<OutboxSchema>
 
@@ -67,25 +58,28 @@ export class IdbOutboxStore implements OutboxStore {
     }
   }
 
-  private connect(dbName: string): Promise<OutboxDb> {
-    const opening = openDB<OutboxSchema>(dbName, DB_VERSION, {
-      upgrade(database) {
-        database.createObjectStore('meta')
-        database.createObjectStore('records', { keyPath: 'id' })
-        database.createObjectStore('batches', { keyPath: 'id' })
-        database.createObjectStore('sequences', { keyPath: ['topic', 'partition'] })
-        database.createObjectStore('topics', { keyPath: 'topic' })
-      },
-      blocking: () => {
-        // Another tab deletes or upgrades the database: let it, and refuse work from now on.
-        this.db?.close()
-        this.lost = new KafkaStorageError(`IndexedDB '${dbName}' was closed for another tab's upgrade or delete`)
-      },
-      terminated: () => {
-        this.lost = new KafkaStorageError(`the browser closed IndexedDB '${dbName}' (storage cleared or failed)`)
-      },
-    })
-    return opening
+  private async connect(dbName: string): Promise<OutboxDb> {
+    let upgradeFailure: unknown
+    try {
+      return await openDB<OutboxSchema>(dbName, DB_VERSION, {
+        upgrade: (database, oldVersion, _newVersion, transaction) => {
+          // The upgrade aborts itself on failure (the open then rejects); its cause is kept for the error.
+          upgradeOutbox(database, oldVersion, transaction).catch((err: unknown) => {
+            upgradeFailure = err
+          })
+        },
+        blocking: () => {
+          // Another tab deletes or upgrades the database: let it, and refuse work from now on.
+          this.db?.close()
+          this.lost = new KafkaStorageError(`IndexedDB '${dbName}' was closed for another tab's upgrade or delete`)
+        },
+        terminated: () => {
+          this.lost = new KafkaStorageError(`the browser closed IndexedDB '${dbName}' (storage cleared or failed)`)
+        },
+      })
+    } catch (err) {
+      throw upgradeFailure ?? err
+    }
   }
 
   async append(
@@ -95,7 +89,7 @@ export class IdbOutboxStore implements OutboxStore {
   ): Promise<number[]> {
     const db = this.connection()
     const bytes = records.reduce((n, r) => n + r.size, 0)
-    const tx = db.transaction(['meta', 'records'], 'readwrite')
+    const tx = db.transaction(['meta', 'queued'], 'readwrite')
     // A failed request aborts the transaction; its `done` then rejects too. Handled below.
     tx.done.catch(() => {})
     try {
@@ -104,10 +98,8 @@ export class IdbOutboxStore implements OutboxStore {
       checkRoom(meta, records.length, bytes, limits)
       const ids = records.map((_, i) => meta.nextRecordId + i)
       onIds?.(ids)
-      const store = tx.objectStore('records')
-      records.forEach((record, i) => {
-        settled(store.put({ ...record, id: ids[i]! }))
-      })
+      // One row for the whole append: one value to write, read and remove instead of one per record.
+      settled(tx.objectStore('queued').put(appendedRow(meta.nextRecordId, records)))
       meta.nextRecordId += records.length
       meta.records += records.length
       meta.bytes += bytes
@@ -126,19 +118,22 @@ export class IdbOutboxStore implements OutboxStore {
     let after: number | undefined
     try {
       const db = this.connection()
-      // In chunks with getAll, one request each: a cursor costs a request (and a task) per record.
-      // Records are only appended at higher ids or removed by this outbox's one deliverer, so
-      // reading chunk after chunk sees them in order.
+      // Rows are only appended at higher ids or shrunk by this outbox's one deliverer, so reading
+      // chunk after chunk sees them in order. A row holds at least one record: never more rows than records wanted.
       while (out.length < maxRecords) {
         const range = after === undefined ? undefined : IDBKeyRange.lowerBound(after, true)
-        const chunk = await db.getAll('records', range, Math.min(READ_CHUNK, maxRecords - out.length))
-        for (const record of chunk) {
-          if (out.length > 0 && bytes + record.size > maxBytes) return out
-          out.push(record)
-          bytes += record.size
+        const want = Math.min(READ_ROWS, maxRecords - out.length)
+        const rows: QueuedRow[] = await db.getAll('queued', range, want)
+        for (const row of rows) {
+          for (let i = 0; i < row.records.length; i++) {
+            const record = row.records[i]!
+            if (out.length >= maxRecords || (out.length > 0 && bytes + record.size > maxBytes)) return out
+            out.push(rowRecord(row, i))
+            bytes += record.size
+          }
         }
-        if (chunk.length < READ_CHUNK) break
-        after = chunk.at(-1)!.id
+        if (rows.length < want) break
+        after = rows.at(-1)!.id
       }
       return out
     } catch (err) {
@@ -156,12 +151,28 @@ export class IdbOutboxStore implements OutboxStore {
 
   async commit(change: OutboxChange): Promise<void> {
     const db = this.connection()
-    const tx = db.transaction(['meta', 'records', 'batches', 'sequences', 'topics'], 'readwrite')
+    const tx = db.transaction(['meta', 'queued', 'batches', 'sequences', 'topics'], 'readwrite')
     tx.done.catch(() => {})
     try {
-      // Sealed records are mostly a run of consecutive ids: one ranged delete per run.
-      for (const [first, last] of runs(change.deleteRecordIds ?? [])) {
-        settled(tx.objectStore('records').delete(first === last ? first : IDBKeyRange.bound(first, last)))
+      // Sealed records are mostly a run of consecutive ids: per run, one ranged delete of the
+      // rows inside it, and the (at most two) rows it cuts into rewritten with what they keep.
+      const queued = tx.objectStore('queued')
+      for (const [first, last] of idRuns(change.deleteRecordIds ?? [])) {
+        // The rows holding `first` and `last`, if any: the last row starting at or before each.
+        // Read after the previous run's writes (a transaction reads its own), so rows cut twice stay right.
+        const [atFirst, atLast] = await Promise.all([
+          queued.openCursor(IDBKeyRange.upperBound(first), 'prev'),
+          queued.openCursor(IDBKeyRange.upperBound(last), 'prev'),
+        ])
+        const cut = new Map<number, QueuedRow>()
+        for (const cursor of [atFirst, atLast]) if (cursor !== null) cut.set(cursor.value.id, cursor.value)
+        settled(queued.delete(IDBKeyRange.bound(first, last)))
+        for (const row of cut.values()) {
+          const left = rowWithout(row, first, last)
+          if (left === row) continue
+          if (row.id < first) settled(queued.delete(row.id))
+          if (left !== undefined) settled(queued.put(left))
+        }
       }
       for (const id of change.deleteBatchIds ?? []) settled(tx.objectStore('batches').delete(id))
       for (const batch of change.putBatches ?? []) settled(tx.objectStore('batches').put(batch))
@@ -218,18 +229,6 @@ async function untilAborted(opening: Promise<OutboxDb>, signal: AbortSignal | un
   } finally {
     signal.removeEventListener('abort', onAbort)
   }
-}
-
-/** Ids as runs of consecutive numbers, [first, last] each, ascending. */
-function runs(ids: readonly number[]): Array<[number, number]> {
-  const sorted = [...ids].sort((a, b) => a - b)
-  const out: Array<[number, number]> = []
-  for (const id of sorted) {
-    const last = out.at(-1)
-    if (last !== undefined && id <= last[1] + 1) last[1] = Math.max(last[1], id)
-    else out.push([id, id])
-  }
-  return out
 }
 
 function abortQuietly(tx: { abort(): void }): void {

@@ -7,7 +7,10 @@
  * Rows:
  * - `meta`: the producer id (chosen once, at first open), the next record id, and the counts of
  *   records and bytes held (for the size bound, checked inside the append step);
- * - `records`: records as enqueued, not yet given a partition or sequence (id order = enqueue order);
+ * - `records`: records as enqueued, not yet given a partition or sequence (id order = enqueue order).
+ *   How they are laid out is the backend's choice — IndexedDB keeps one row per append, the file
+ *   store one journal line per append — but each id is a record of its own: `unsealed` may
+ *   stop inside an append, and a commit may remove any of its records;
  * - `batches`: sealed batches — partition, producer epoch and base sequence fixed — waiting for
  *   their acknowledgement. A batch's id is its first record's id, so id order is enqueue order;
  * - `sequences`: per partition, the producer epoch and the next sequence to hand out;

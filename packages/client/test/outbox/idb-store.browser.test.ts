@@ -1,5 +1,6 @@
 /**
- * The IndexedDB outbox store in real Chromium: the store contract, and a full quota — a real
+ * The IndexedDB outbox store in real Chromium: the store contract, its rows and the move from
+ * schema version 1 (idb-cases.ts), and a full quota — a real
  * QuotaExceededError under a DevTools quota override — is StorageQuotaError with nothing of
  * the refused append written.
  */
@@ -7,6 +8,7 @@ import { StorageQuotaError } from '@tributary/wire'
 import { afterAll, describe, expect, it } from 'vitest'
 import { commands } from 'vitest/browser'
 import { IdbOutboxStore, outboxDatabaseName } from '../../src/outbox/idb-store.js'
+import { describeIdbOutboxCases } from './idb-cases.js'
 import { describeOutboxStore, record } from './store-contract.js'
 
 declare module 'vitest/browser' {
@@ -29,6 +31,7 @@ afterAll(() => {
 })
 
 describeOutboxStore('indexeddb', { create: fresh, reopen: (previous) => new IdbOutboxStore(previous.name) })
+describeIdbOutboxCases('indexeddb')
 
 describe('outbox store > indexeddb > opening', () => {
   it('gives up opening when its signal aborts, with a typed error', async () => {
