@@ -8,9 +8,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { type BrowserContext, chromium, type Page } from 'playwright-core'
+import { build, defaultClientConditions } from 'vite'
 import { ensureWebBuilt } from '../../apps/web/scripts/ensure-built.ts'
 import { chromiumArgs, chromiumPath } from '../chromium.ts'
 import { type PeerProcess, startPeerProcess } from '../helpers/peer-process.ts'
+import { servePages } from '../helpers/static-pages.ts'
 
 export const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/web/', import.meta.url))
 
@@ -57,14 +59,21 @@ export async function restartWebPeer(peer: PeerProcess): Promise<PeerProcess> {
   return again
 }
 
-/** A headless Chromium with a fresh profile (so a fresh IndexedDB), one page open. */
-export async function openBrowser(): Promise<{ context: BrowserContext; page: Page }> {
+/**
+ * A headless Chromium with a fresh profile (so a fresh IndexedDB), one page open. `webrtc`:
+ * grant camera and microphone, without which Chromium gathers no ICE candidates on loopback
+ * (PLATFORM.md).
+ */
+export async function openBrowser(
+  options: { webrtc?: boolean } = {},
+): Promise<{ context: BrowserContext; page: Page }> {
   const profile = await mkdtemp(join(tmpdir(), 'tributary-web-profile-'))
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath(),
     args: chromiumArgs,
     headless: true,
     viewport: { width: 1280, height: 900 },
+    ...(options.webrtc === true ? { permissions: ['microphone', 'camera'] } : {}),
   })
   cleanups.push(async () => {
     await context.close()
@@ -72,6 +81,37 @@ export async function openBrowser(): Promise<{ context: BrowserContext; page: Pa
   })
   const page = context.pages()[0] ?? (await context.newPage())
   return { context, page }
+}
+
+/**
+ * Builds test/web/pages/<page> (an .html with its script) with Vite — workspace packages through
+ * their `source` condition — into a temp dir, and serves it read-only on 127.0.0.1; returns its URL.
+ */
+export async function serveTestPage(page: string): Promise<string> {
+  const pagesDir = fileURLToPath(new URL('./pages/', import.meta.url))
+  const root = await mkdtemp(join(tmpdir(), 'tributary-web-page-'))
+  const outDir = join(root, 'page')
+  await build({
+    configFile: false,
+    root: pagesDir,
+    cacheDir: join(root, 'vite-cache'),
+    logLevel: 'warn',
+    resolve: { conditions: ['source', ...defaultClientConditions] },
+    build: {
+      outDir,
+      emptyOutDir: true,
+      target: 'es2023',
+      // Keeps the 500 kB warning quiet: the page bundles libp2p, as the web app does.
+      chunkSizeWarningLimit: 4096,
+      rolldownOptions: { input: join(pagesDir, page) },
+    },
+  })
+  const served = await servePages(outDir, page)
+  cleanups.push(async () => {
+    await served.close()
+    await rm(root, { recursive: true, force: true })
+  })
+  return served.url
 }
 
 /** Opens the app served by `peer` and waits until it is online (connected and polled once). */
