@@ -11,6 +11,7 @@
  * - `{ kind: 'owned', at, partitions }` whenever its assignment changes (sampled every 5 ms);
  * - `{ kind: 'read', at, partition, next }`: the offset after a partition's latest batch read and
  *   when it was read, sent every 50 ms for the partitions that moved.
+ * With GROUPS_TRACE=<dir> set, each member appends its group events to <dir>/<pid>.
  * SIGTERM disconnects (a static member sends no LeaveGroup, so it keeps its membership) and exits.
  */
 import '@tributary/mesh/polyfills'
@@ -63,6 +64,21 @@ const consumer = mesh.consumer({
 consumer.on('consumer.crash', (e) => {
   process.stderr.write(`consumer crash: ${String(e.payload.error)}\n`)
 })
+if (process.env.GROUPS_TRACE) {
+  const { appendFileSync } = await import('node:fs')
+  const file = `${process.env.GROUPS_TRACE}/${process.pid}`
+  for (const ev of [
+    'consumer.group_join',
+    'consumer.rebalancing',
+    'consumer.partitions_assigned',
+    'consumer.partitions_revoked',
+    'consumer.commit_offsets',
+  ] as const) {
+    consumer.on(ev as 'consumer.group_join', (e) =>
+      appendFileSync(file, `${now().toFixed(1)} ${instance} ${ev} ${JSON.stringify(e.payload).slice(0, 200)}\n`),
+    )
+  }
+}
 await consumer.subscribe({ topics: [topic], fromBeginning: true })
 send({ kind: 'joining', at: now() })
 let open = gate === 'open'

@@ -272,6 +272,13 @@ export class GroupMember {
       return
     }
     this.sendSync(now)
+    // A parked heartbeat of the new generation goes out with the sync, so a rebalance starting
+    // right after this one (cooperative's second round, say) reaches the member at once: until its
+    // next scheduled heartbeat it would otherwise have none waiting at the coordinator.
+    if (this.config.parkHeartbeats) {
+      this.session.nextHeartbeatAt = now
+      this.session.heartbeatIfDue(now)
+    }
   }
 
   private onSync(r: GroupResponse & { kind: 'sync' }, now: number): void {

@@ -35,6 +35,30 @@ describe('member > joining and rebalancing', () => {
     expect(a.events.filter((e) => e.type === 'revoke')).toHaveLength(1)
   })
 
+  it('parked heartbeats: a newcomer gets its share in both cooperative rounds with no clock passing', () => {
+    // Each member parks a heartbeat as it syncs, so the second round — started by the revoking
+    // member's rejoin — reaches the newcomer at once rather than at its first scheduled heartbeat.
+    const loop = new Loop()
+    const a = loop.add()
+    loop.start(a)
+    const b = loop.add()
+    loop.start(b)
+    expect(ps(a.member.assignment)).toEqual([0, 1, 2])
+    expect(ps(b.member.assignment)).toEqual([3, 4, 5])
+    expect(b.sent.filter((r) => r.kind === 'heartbeat').every((r) => r.kind === 'heartbeat' && r.maxWaitMs! > 0)).toBe(
+      true,
+    )
+    // Classic heartbeats (answered at once) leave the newcomer waiting for its heartbeat interval.
+    const classic = new Loop()
+    const c = classic.add({ parkHeartbeats: false })
+    classic.start(c)
+    const d = classic.add({ parkHeartbeats: false })
+    classic.start(d)
+    expect(ps(d.member.assignment)).toEqual([])
+    classic.advance(400)
+    expect(ps(d.member.assignment)).toEqual([3, 4, 5])
+  })
+
   it('eager: revokes everything before rejoining', () => {
     const loop = new Loop()
     const a = loop.add({ assignors: ['range'] })
