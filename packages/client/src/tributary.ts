@@ -5,12 +5,14 @@
  * `Tributary.fromPeer` serves the same API inside a running peer, reaching that peer's own
  * partitions without a network hop. `disconnect()` releases everything made from it.
  */
+import type { Libp2p } from '@libp2p/interface'
 import { type Multiaddr, multiaddr } from '@multiformats/multiaddr'
 import { clientProtocolHandlers, type HandlerContext } from '@tributary/mesh/handlers'
 import type { RpcHandler } from '@tributary/mesh/rpc'
 import { createLightNode } from '#light-node'
 import { Admin, type AdminOptions } from './admin/admin.js'
 import { Cluster } from './cluster/cluster.js'
+import type { ReadFrom } from './cluster/read-replicas.js'
 import { Consumer, type ConsumerOptions } from './consumer/consumer.js'
 import { ClientClosedError, InvalidArgumentError, NoPeerAvailableError } from './errors.js'
 import type { ClientNode, LightNodeOptions } from './node/options.js'
@@ -48,7 +50,8 @@ export interface ConnectInternals {
 
 /** What `fromPeer` needs of a running peer (a Peer from @tributary/mesh is one). */
 export type PeerLike = HandlerContext & {
-  readonly node: ClientNode
+  /** `getConnections` lets consumers find nearby replicas (`readFrom: 'nearby'`). */
+  readonly node: ClientNode & Partial<Pick<Libp2p, 'getConnections'>>
   /** Protocols served on top of the mesh (consumer groups), looked up when first used. */
   protocolHandler?(protocol: string): RpcHandler | undefined
 }
@@ -64,22 +67,28 @@ class PeerHandlers extends Map<string, RpcHandler> {
   }
 }
 
-/**
- * A peer that serves replica reads (a browser peer) is its consumers' read replica for the
- * partitions it holds: read from its own log, offline too, from its log start up to the high
- * watermark it learned. Outside that range (not replicated yet, trimmed by its byte budget)
- * fetches go to the leader, so a lagging replica never turns into an out-of-range reset.
- */
-function localReplicaReads(peer: PeerLike): (topic: string, partition: number, offset: number) => string | undefined {
-  return (topic, partition, offset) => {
-    const hosted = peer.partitions.get(topic, partition)
-    if (hosted === undefined) return undefined
-    const { log } = hosted
-    return offset >= log.logStartOffset && offset < log.highWatermark ? peer.peerId : undefined
-  }
+/** A direct (non-relayed) connection to `peerId` is open on the peer's node. */
+function connectedDirectly(node: PeerLike['node']): ((peerId: string) => boolean) | undefined {
+  const getConnections = node.getConnections?.bind(node)
+  if (getConnections === undefined) return undefined
+  return (peerId) =>
+    getConnections().some((c) => c.remotePeer.toString() === peerId && c.limits === undefined && c.status === 'open')
 }
 
 export interface FromPeerOptions {
+  /**
+   * Where consumers read partitions from (KIP-392's preferred read replica, chosen by locality).
+   * - 'local' (default): on a peer that serves replica reads (a browser peer), its own replica, from its log start up to the high watermark it
+   *   learned (offline too); outside that range the leader, so a lagging or trimmed replica
+   *   never causes an out-of-range reset.
+   * - 'nearby': as 'local', and a partition this peer does not replicate is read from another
+   *   peer that observes it, is directly connected (e.g. over WebRTC, not through a relay) and
+   *   caught up enough by its leader's account; on any failure there, the leader, at the same
+   *   position. Opt-in (as Kafka's fetch-from-follower): it puts another tab to work, and costs
+   *   a metadata request to each leader every few seconds.
+   * - 'leader': always the leader.
+   */
+  readFrom?: ReadFrom
   requestTimeout?: number
   metadataMaxAge?: number
   retry?: RetryOptions
@@ -136,6 +145,14 @@ export class Tributary {
     const requestTimeout = positive(options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT_MS, 'requestTimeout')
     const metadataMaxAge = positive(options.metadataMaxAge ?? DEFAULT_METADATA_MAX_AGE_MS, 'metadataMaxAge')
     if (options.retry !== undefined) resolveRetryOptions(options.retry)
+    const readFrom = options.readFrom ?? 'local'
+    if (readFrom !== 'leader' && readFrom !== 'local' && readFrom !== 'nearby') {
+      throw new InvalidArgumentError(`readFrom must be 'leader', 'local' or 'nearby', got ${String(readFrom)}`)
+    }
+    const nearby = readFrom === 'nearby' ? connectedDirectly(peer.node) : undefined
+    if (readFrom === 'nearby' && nearby === undefined) {
+      throw new InvalidArgumentError("readFrom 'nearby' needs a peer whose node can list its connections")
+    }
     const cluster = new Cluster({
       node: peer.node,
       bootstrap: [],
@@ -145,7 +162,18 @@ export class Tributary {
       },
       requestTimeoutMs: requestTimeout,
       metadataMaxAge,
-      ...(peer.servesReplicaReads === true ? { readReplica: localReplicaReads(peer) } : {}),
+      ...((peer.servesReplicaReads === true && readFrom === 'local') || readFrom === 'nearby'
+        ? {
+            readFrom: {
+              mode: readFrom,
+              // Only a peer that serves replica reads keeps its replicas readable up to its high watermark.
+              ...(peer.servesReplicaReads === true
+                ? { local: (topic: string, partition: number) => peer.partitions.get(topic, partition)?.log }
+                : {}),
+              ...(nearby === undefined ? {} : { connectedDirectly: nearby }),
+            },
+          }
+        : {}),
     })
     return new Tributary(cluster, metadataMaxAge, options.retry, undefined)
   }

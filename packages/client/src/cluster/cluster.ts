@@ -20,6 +20,7 @@ import { Broker, type ClusterMetadata, type PartitionMetadata, type TopicMetadat
 import { ClientClosedError, NoPeerAvailableError, partitionName } from '../errors.js'
 import type { ClientNode } from '../node/options.js'
 import type { BrokerTransport } from '../transport/transport.js'
+import { type LeaderView, type LocalReplica, leaderViewsOf, type ReadFrom, ReadReplicas } from './read-replicas.js'
 
 export type PeerInfo = ClusterMetadata['peers'][number]
 
@@ -34,10 +35,17 @@ export interface ClusterOptions {
   metadataMaxAge: number
   now?: () => number
   /**
-   * A peer to read a partition from instead of its leader (KIP-392's preferred read replica):
-   * inside a browser peer, its own replica while `offset` lies within what it holds committed.
+   * Reading from a replica other than the leader (KIP-392's preferred read replica, see
+   * read-replicas.ts): inside a peer that serves replica reads, its own replica ('local'), and
+   * with 'nearby' also directly connected observers. Absent: always the leader.
    */
-  readReplica?: (topic: string, partition: number, offset: number) => string | undefined
+  readFrom?: {
+    mode: ReadFrom
+    /** This peer's own replica of a partition, if it holds one. */
+    local?: (topic: string, partition: number) => LocalReplica | undefined
+    /** Whether a direct (non-relayed) connection to the peer is open now (needed for 'nearby'). */
+    connectedDirectly?: (peerId: string) => boolean
+  }
 }
 
 interface CachedTopic {
@@ -47,6 +55,8 @@ interface CachedTopic {
 
 /** Most peers whose addresses are kept; metadata from a huge mesh is trimmed to this many. */
 const MAX_KNOWN_PEERS = 1024
+/** Leaders asked at once for their view of a topic's replicas. */
+const MAX_VIEW_LEADERS = 64
 
 export class Cluster {
   private readonly brokers = new Map<string, Broker>()
@@ -58,9 +68,22 @@ export class Cluster {
   private preferred: string | undefined
   private closed = false
   private readonly now: () => number
+  private readonly readReplicas: ReadReplicas | undefined
 
   constructor(private readonly options: ClusterOptions) {
     this.now = options.now ?? Date.now
+    const readFrom = options.readFrom
+    this.readReplicas =
+      readFrom === undefined || readFrom.mode === 'leader'
+        ? undefined
+        : new ReadReplicas({
+            readFrom: readFrom.mode,
+            selfPeerId: this.selfPeerId,
+            ...(readFrom.local === undefined ? {} : { local: readFrom.local }),
+            ...(readFrom.connectedDirectly === undefined ? {} : { connectedDirectly: readFrom.connectedDirectly }),
+            leaderViews: (topic, signal) => this.leaderViews(topic, signal),
+            now: this.now,
+          })
   }
 
   get selfPeerId(): string {
@@ -232,11 +255,30 @@ export class Cluster {
     return this.topics.get(topic)?.metadata ?? found
   }
 
-  /** The leader of a partition and its broker. LeaderNotAvailableError (retriable) while there is none. */
-  /** Where to read a partition from at `offset` other than its leader, if anywhere (ClusterOptions.readReplica). */
+  /** Where to read a partition from at `offset` other than its leader, if anywhere (ClusterOptions.readFrom). */
   readReplicaFor(topic: string, partition: number, offset: number): string | undefined {
-    return this.options.readReplica?.(topic, partition, offset)
+    return this.readReplicas?.choose(topic, partition, offset)
   }
+
+  /** A read from a replica chosen by readReplicaFor failed: the partition is read from its leader for a while. */
+  readReplicaFailed(topic: string, partition: number, peerId: string): void {
+    this.readReplicas?.failed(topic, partition, peerId)
+  }
+
+  /**
+   * Each partition of `topic` as its leader describes it (the leader alone names the observers
+   * fetching from it, and how far each has got): one metadata request per distinct leader.
+   */
+  private async leaderViews(topic: string, signal: AbortSignal): Promise<LeaderView[]> {
+    const meta = await this.topic(topic, { signal })
+    const leaders = [...new Set(meta.partitions.map((p) => p.leader).filter((l) => l !== ''))]
+    const answers = await Promise.allSettled(
+      leaders.slice(0, MAX_VIEW_LEADERS).map((leader) => this.broker(leader).metadata([topic], { signal })),
+    )
+    return answers.flatMap((a) => (a.status === 'fulfilled' ? leaderViewsOf(a.value, topic) : []))
+  }
+
+  /** The leader of a partition and its broker. LeaderNotAvailableError (retriable) while there is none. */
 
   async leader(
     topic: string,
@@ -298,6 +340,7 @@ export class Cluster {
 
   close(): void {
     this.closed = true
+    this.readReplicas?.close()
     for (const broker of this.brokers.values()) broker.close()
     this.brokers.clear()
     this.topics.clear()

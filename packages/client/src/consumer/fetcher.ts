@@ -59,6 +59,8 @@ const MAX_IDLE_MS = 1000
 
 export class Fetcher {
   private readonly inFlight = new Map<string, number>()
+  /** Partitions whose current fetch goes to a read replica rather than their leader. */
+  private readonly viaReplica = new WeakSet<PartitionState>()
   private wakeUp: (() => void) | undefined
   private woken = false
 
@@ -180,6 +182,8 @@ export class Fetcher {
             ? undefined
             : cluster.readReplicaFor(state.topic, state.partition, state.position)
         const leader = replica ?? (await cluster.leader(state.topic, state.partition, { signal })).leader
+        if (replica === undefined) this.viaReplica.delete(state)
+        else this.viaReplica.add(state)
         const group = byLeader.get(leader)
         if (group === undefined) byLeader.set(leader, [state])
         else group.push(state)
@@ -220,7 +224,12 @@ export class Fetcher {
 
   private async fetch(leader: string, states: PartitionState[]): Promise<void> {
     const { settings, instrumentation, cluster, signal } = this.options
-    const asked = states.map((s) => ({ state: s, generation: s.generation, fetchOffset: s.position! }))
+    const asked = states.map((s) => ({
+      state: s,
+      generation: s.generation,
+      fetchOffset: s.position!,
+      fromReplica: this.viaReplica.has(s),
+    }))
     const partitions = asked.map((a) => ({
       topic: a.state.topic,
       partition: a.state.partition,
@@ -247,7 +256,7 @@ export class Fetcher {
     if (signal.aborted) return
     let batches = 0
     let bytes = 0
-    for (const { state, generation, fetchOffset } of asked) {
+    for (const { state, generation, fetchOffset, fromReplica } of asked) {
       if (state.generation !== generation || state.removed) continue
       const result = results.find((r) => r.topic === state.topic && r.partition === state.partition)
       const error =
@@ -255,7 +264,10 @@ export class Fetcher {
         result?.error ??
         (result === undefined ? new Error(`the leader did not answer for ${state.name}`) : undefined)
       if (error !== undefined) {
-        this.fetchFailed(state, error, result)
+        // A replica that cannot serve the offset (out of its range, gone, not replicating any more)
+        // is set aside and the leader asked next, at the same position: no reset, nothing skipped.
+        if (fromReplica) cluster.readReplicaFailed(state.topic, state.partition, leader)
+        else this.fetchFailed(state, error, result)
         continue
       }
       state.failures = 0
