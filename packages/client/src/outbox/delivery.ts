@@ -49,6 +49,13 @@ const SEAL_MAX_BYTES = 16 * 1024 * 1024
 const BATCHES_PER_ROUND = 64
 
 export class OutboxDelivery {
+  /**
+   * Per partition, the last batch this producer sealed and has not sent: later seals may grow it
+   * (seal.ts). Only batches sealed here: one left by an earlier producer may have been sent
+   * before a crash or reload, and a batch stops growing before its first request is made.
+   */
+  private readonly growable = new Map<string, SealedBatch>()
+
   constructor(private readonly options: DeliveryOptions) {}
 
   /** Runs one round; resolves with whether anything was sealed or sent, rejects with a failure to back off on. */
@@ -128,6 +135,7 @@ export class OutboxDelivery {
       records,
       topics,
       sequences: this.options.sequences,
+      growable: this.growable,
       partitioner: this.options.partitioner,
       maxBatchBytes: this.options.maxBatchBytes,
       maxBatchRecords: this.options.maxBatchRecords,
@@ -136,6 +144,8 @@ export class OutboxDelivery {
     await store.commit({ ...plan.change, putTopics })
     for (const t of putTopics) this.options.topicCounts.set(t.topic, t.partitions)
     for (const s of plan.change.putSequences ?? []) this.options.sequences.set(sequenceKey(s.topic, s.partition), s)
+    // In order, so each partition's last batch of this seal is the one kept.
+    for (const batch of plan.batches) this.growable.set(sequenceKey(batch.topic, batch.partition), batch)
     for (const { record, reason } of plan.rejected) {
       this.options.onFailed(
         [record],
@@ -157,6 +167,9 @@ export class OutboxDelivery {
   private async send(batch: SealedBatch, signal: AbortSignal): Promise<void> {
     const { store, target } = this.options
     // At most one epoch change per batch and round: a leader refusing the new epoch's first batch too is not ours to fix.
+    // From its first request on, a leader may hold the batch: it never grows again.
+    const key = sequenceKey(batch.topic, batch.partition)
+    if (this.growable.get(key)?.id === batch.id) this.growable.delete(key)
     for (let attempt = 0; attempt < 2; attempt++) {
       const records = this.encode(batch)
       let result: ProduceResult

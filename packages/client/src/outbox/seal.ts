@@ -12,6 +12,13 @@
  * learned from the mesh — in enqueue order, so per-partition order is enqueue order. Sealing
  * right before sending also lets records queued while a batch was in flight (or while offline)
  * go out together in large batches.
+ *
+ * A partition's last batch that was never sent may grow: records sealed later for that partition
+ * join it while it has room, rather than starting a batch of their own. Sealing while offline
+ * runs every second, and an app queueing a record now and then would otherwise leave one small
+ * batch per pass — each then a request of its own, one after another, when the mesh is back.
+ * Growing is safe only because no leader has seen the batch: its sequence range is still ours to
+ * extend (the partition's next sequence is the batch's end, as no batch follows it).
  */
 import type { Partitioner } from '../partitioners/index.js'
 import { SEQUENCE_MODULUS } from '../producer/idempotence.js'
@@ -29,6 +36,8 @@ export interface SealInput {
   /** Partition metadata of each topic the records name that is known; others' records wait. */
   topics: ReadonlyMap<string, ReadonlyArray<{ partitionId: number; leader: string }>>
   sequences: ReadonlyMap<string, PartitionSequence>
+  /** Per partition (sequenceKey), its last sealed batch if it was never sent: new records may join it. */
+  growable?: ReadonlyMap<string, SealedBatch>
   partitioner: Partitioner
   maxBatchBytes: number
   maxBatchRecords: number
@@ -64,13 +73,16 @@ export function planSeal(input: SealInput): SealPlan {
     }
     const key = sequenceKey(record.topic, partition)
     let batch = open.get(key)
-    if (
-      batch !== undefined &&
-      (batch.records.length >= input.maxBatchRecords ||
-        BATCH_OVERHEAD + batch.bytes + record.size > input.maxBatchBytes)
-    ) {
-      batch = undefined
+    if (batch === undefined) {
+      const last = input.growable?.get(key)
+      if (last !== undefined && hasRoom(last, record, input) && endsAtNext(last, input.sequences.get(key))) {
+        // Copied: the caller's batch stays as stored until this plan is committed.
+        batch = { ...last, records: [...last.records] }
+        open.set(key, batch)
+        batches.push(batch)
+      }
     }
+    if (batch !== undefined && !hasRoom(batch, record, input)) batch = undefined
     if (batch === undefined) {
       const sequence = next.get(key) ??
         input.sequences.get(key) ?? { topic: record.topic, partition, producerEpoch: 0, epochFrom: 0, next: 0 }
@@ -103,4 +115,15 @@ export function planSeal(input: SealInput): SealPlan {
       ...(rejected.length === 0 ? {} : { released: { records: rejected.length, bytes: rejectedBytes } }),
     },
   }
+}
+
+function hasRoom(batch: SealedBatch, record: StoredRecord, limits: SealInput): boolean {
+  return (
+    batch.records.length < limits.maxBatchRecords && BATCH_OVERHEAD + batch.bytes + record.size <= limits.maxBatchBytes
+  )
+}
+
+/** The batch holds the partition's last sequences (nothing was sealed after it), so its range may extend. */
+function endsAtNext(batch: SealedBatch, sequence: PartitionSequence | undefined): boolean {
+  return sequence !== undefined && (batch.baseSequence + batch.records.length) % SEQUENCE_MODULUS === sequence.next
 }

@@ -346,6 +346,28 @@ describe('outbox > sealing while out of reach', () => {
     }
   })
 
+  it('grows one batch from records queued one by one while offline, so the drain is one request', async () => {
+    const leader = new FakeLeader()
+    leader.createTopic('t', 1)
+    const store = new MemoryOutboxStore()
+    const outbox = await openOutbox(leader, store)
+    await outbox.send({ topic: 't', messages: [{ value: 'first' }] })
+    vi.stubGlobal('navigator', { onLine: false })
+    const queued = range(0, 20)
+    for (const value of queued) {
+      await outbox.enqueue({ topic: 't', messages: [{ value }] })
+      // Each record sealed by its own offline pass before the next is queued.
+      await vi.waitFor(async () => expect(await store.unsealed(10, 1 << 20)).toEqual([]), { timeout: 5_000 })
+    }
+    expect((await store.batches(100)).map((b) => b.records.length)).toEqual([20])
+    const requestsBefore = leader.requests
+    vi.stubGlobal('navigator', { onLine: true })
+    await outbox.flush({ timeout: 10_000 })
+    expect(values(leader, 't')).toEqual(['first', ...queued])
+    expect(leader.requests - requestsBefore).toBe(1)
+    expect(leader.log('t', 0).map((r) => r.sequence)).toEqual(range(0, 21).map((_, i) => i))
+  })
+
   it('seals by the known count when the mesh does not answer, and delivers exactly once when it does', async () => {
     const leader = new FakeLeader()
     const store = new MemoryOutboxStore()

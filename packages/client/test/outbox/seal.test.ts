@@ -99,4 +99,38 @@ describe('outbox > seal', () => {
     expect(plan.change.released).toEqual({ records: 1, bytes: 100 })
     expect(plan.batches.map((b) => [b.partition, b.records.map((r) => r.id)])).toEqual([[1, [3]]])
   })
+
+  it("grows a partition's unsent last batch while it has room, and only when it ends at the partition's next sequence", () => {
+    const base = {
+      topics: new Map([['t', partitions(1)]]),
+      partitioner: defaultPartitioner(),
+      maxBatchBytes: 61 + 350, // three records of 100 bytes
+      maxBatchRecords: 1000,
+    }
+    const first = planSeal({ ...base, records: [stored(1, 't', null, 0)], sequences: new Map() })
+    const [last] = first.batches
+    const sequences = new Map((first.change.putSequences ?? []).map((s) => [`t\u0000${s.partition}`, s]))
+    const grown = planSeal({
+      ...base,
+      records: [stored(2, 't', null, 0), stored(3, 't', null, 0), stored(4, 't', null, 0)],
+      sequences,
+      growable: new Map([['t\u00000', last!]]),
+    })
+    // Records 2 and 3 join batch 1 (rewritten under its id, same base sequence); 4 starts the next.
+    expect(grown.batches.map((b) => [b.id, b.baseSequence, b.records.map((r) => r.id)])).toEqual([
+      [1, 0, [1, 2, 3]],
+      [4, 3, [4]],
+    ])
+    expect(grown.change.putSequences).toEqual([{ topic: 't', partition: 0, producerEpoch: 0, epochFrom: 0, next: 4 }])
+    expect(last!.records.map((r) => r.id)).toEqual([1])
+    // A batch that does not end at the next sequence (something was sealed after it) never grows.
+    const behind = new Map([['t\u00000', { ...sequences.get('t\u00000')!, next: 5 }]])
+    const notGrown = planSeal({
+      ...base,
+      records: [stored(2, 't', null, 0)],
+      sequences: behind,
+      growable: new Map([['t\u00000', last!]]),
+    })
+    expect(notGrown.batches.map((b) => [b.id, b.baseSequence])).toEqual([[2, 5]])
+  })
 })
