@@ -16,6 +16,8 @@ export const PROTOCOLS = {
   /** Consumer-group administration: list, describe, delete, reset offsets (also served by @tributary/groups). */
   groupAdmin: '/tributary/group-admin/1.0.0',
   metaSync: '/tributary/meta-sync/1.0.0',
+  /** Two peers' heartbeats, exchanged directly when they connect (membership/hello.ts). */
+  membershipHello: '/tributary/membership-hello/1.0.0',
   raft: '/tributary/raft/1.0.0',
   raftFetch: '/tributary/raft-fetch/1.0.0',
   perf: '/tributary/perf/1.0.0',

@@ -2,7 +2,8 @@
  * Gossip membership over the gossipsub topic `tributary/membership/1`. Every peer publishes a signed
  * heartbeat each `heartbeatIntervalMs` (roles, storage kind, version, addresses); each peer keeps a
  * view of the others, judged from those heartbeats and libp2p connection events (member-view.ts),
- * and dials members it is not connected to until the mesh is full (mesh-dialer.ts).
+ * and dials members it is not connected to until the mesh is full (mesh-dialer.ts). Two peers that
+ * connect also exchange heartbeats directly (hello.ts), so a restarted peer is known at once.
  *
  * ```ts
  * const membership = new Membership(node, { roles: { voter: true, observer: false }, storage: 'fs' })
@@ -32,6 +33,7 @@ import {
 } from '../constants.js'
 import { componentLogger, type Logger, silentLogger } from '../logger.js'
 import { decodeHeartbeat, encodeHeartbeat, type ValidHeartbeat } from './heartbeat.js'
+import { HelloExchange, type HelloNode } from './hello.js'
 import { MemberView, type Transition } from './member-view.js'
 import { MeshDialer } from './mesh-dialer.js'
 import {
@@ -75,6 +77,8 @@ export interface MembershipInit {
   forgetAfterMs?: number
   maxMembers?: number
   mesh?: MeshDialOptions
+  /** Heartbeat exchange on each new connection (hello.ts): per attempt, and attempts per connection. */
+  hello?: { timeoutMs?: number; attempts?: number; retryDelayMs?: number }
   /** Fixed incarnation (tests); by default start time in ms << 20 | 20 random bits, increasing per process. */
   incarnation?: bigint
   clock?: Clock
@@ -86,7 +90,12 @@ export interface MembershipInit {
 export type MembershipNode = Pick<
   Libp2p<{ pubsub: GossipSub }>,
   'peerId' | 'services' | 'getMultiaddrs' | 'getConnections' | 'dial' | 'addEventListener' | 'removeEventListener'
->
+> &
+  HelloNode
+
+const HELLO_TIMEOUT_MS = 5000
+const HELLO_ATTEMPTS = 3
+const HELLO_RETRY_DELAY_MS = 250
 
 const TOPIC = TOPICS.membership
 
@@ -103,6 +112,7 @@ export class Membership extends TypedEventEmitter<MembershipEvents> {
   readonly #logger: Logger
   readonly #view: MemberView
   readonly #dialer: MeshDialer | undefined
+  readonly #hello: HelloExchange
   #seq = 0n
   #timer: unknown
   #lifetime = new AbortController()
@@ -124,6 +134,14 @@ export class Membership extends TypedEventEmitter<MembershipEvents> {
       failureTimeoutMs: init.failureTimeoutMs ?? DEFAULT_FAILURE_TIMEOUT_MS,
       forgetAfterMs: init.forgetAfterMs ?? DEFAULT_FORGET_AFTER_MS,
       maxMembers: init.maxMembers ?? DEFAULT_MAX_MEMBERS,
+    })
+    this.#hello = new HelloExchange(node, {
+      heartbeat: () => encodeHeartbeat(this.#nextHeartbeat(false)),
+      receive: (heartbeat) => this.#receive(heartbeat),
+      timeoutMs: init.hello?.timeoutMs ?? HELLO_TIMEOUT_MS,
+      attempts: init.hello?.attempts ?? HELLO_ATTEMPTS,
+      retryDelayMs: init.hello?.retryDelayMs ?? HELLO_RETRY_DELAY_MS,
+      logger: this.#logger,
     })
     const mesh = init.mesh ?? {}
     this.#dialer =
@@ -185,6 +203,7 @@ export class Membership extends TypedEventEmitter<MembershipEvents> {
     this.#emit({ type: 'join', member: this.#view.get(this.#self)! })
     this.#timer = this.#timers.setInterval(() => this.#tick(), this.#heartbeatIntervalMs)
     await this.#publish(self)
+    await this.#hello.start()
   }
 
   /**
@@ -197,6 +216,8 @@ export class Membership extends TypedEventEmitter<MembershipEvents> {
     this.#timers.clearInterval(this.#timer)
     this.#timer = undefined
     this.#lifetime.abort(new Error('membership stopped'))
+    // First: a hello answered after our goodbye would only be ignored, but need not be sent.
+    await this.#hello.stop()
     await this.#publish(this.#nextHeartbeat(true), AbortSignal.timeout(LEAVE_PUBLISH_TIMEOUT_MS))
     const { pubsub } = this.#node.services
     pubsub.removeEventListener('message', this.#onMessage)
@@ -273,7 +294,12 @@ export class Membership extends TypedEventEmitter<MembershipEvents> {
     } catch {
       return // already rejected by #validate; only reachable if the validator was replaced
     }
-    if (heartbeat.peerId === this.#self) return
+    this.#receive(heartbeat)
+  }
+
+  /** A validated heartbeat, gossiped or from a hello. */
+  #receive(heartbeat: ValidHeartbeat): void {
+    if (!this.#running || heartbeat.peerId === this.#self) return
     const transition = this.#view.apply(heartbeat, this.#clock.now())
     if (transition !== undefined) this.#emit(transition)
   }
