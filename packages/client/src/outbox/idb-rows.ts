@@ -1,44 +1,47 @@
 /**
- * How the IndexedDB outbox keeps unsealed records: one row per `append` (one `enqueue` call),
- * keyed by its first record's id, rather than one row per record. Writing, reading and removing
- * a thousand records is then one value each time instead of a thousand — IndexedDB's cost is per
- * value far more than per byte at these sizes.
+ * How the IndexedDB outbox lays out its rows. Unsealed records: one row per `append` (one
+ * `enqueue` call), keyed by its first record's id, rather than one row per record; sealed
+ * batches: one row each. Either way a row's records are packed (idb-packing.ts): writing,
+ * reading and removing a thousand records is one small value instead of thousands of objects.
  *
- * Rows never interleave: an append takes the next consecutive ids, and a row only ever loses
- * records (a seal takes a prefix, or records of several rows), so each row's ids lie between its
- * key and the next row's key, and key order is id order. A row that lost records other than a
- * prefix lists its ids explicitly.
+ * Unsealed rows never interleave: an append takes the next consecutive ids, and a row only ever
+ * loses records (a seal takes a prefix, or records of several rows), so each row's ids lie
+ * between its key and the next row's key, and key order is id order. A row that lost records
+ * other than a prefix lists its ids explicitly.
  */
-import type { StoredRecord } from './store.js'
-
-export type QueuedRecord = Omit<StoredRecord, 'id'>
+import { type PackedRecords, packedCount, packRecords, type QueuedRecord, unpackRecords } from './idb-packing.js'
+import type { SealedBatch, StoredRecord } from './store.js'
 
 export interface QueuedRow {
-  /** The id of `records[0]`; the row's key. */
+  /** The id of the first record; the row's key. */
   id: number
   /** The records' ids when they are not `id, id + 1, …` (only after removing some that were not a prefix). */
   ids?: number[]
-  records: QueuedRecord[]
+  packed: PackedRecords
+}
+
+/** A sealed batch as stored: its records packed, their ids apart (consecutive from `id` when `ids` is absent). */
+export interface BatchRow extends Omit<SealedBatch, 'records'> {
+  ids?: Float64Array
+  packed: PackedRecords
 }
 
 /** The row an append of `records` with consecutive ids from `firstId` writes. */
 export function appendedRow(firstId: number, records: readonly QueuedRecord[]): QueuedRow {
-  return { id: firstId, records: [...records] }
+  return { id: firstId, packed: packRecords(records) }
 }
 
-/** The id of the row's `index`th record. */
-export function rowRecordId(row: QueuedRow, index: number): number {
-  return row.ids === undefined ? row.id + index : row.ids[index]!
+/** The row's records with their ids, in order. */
+export function rowRecords(row: QueuedRow): StoredRecord[] {
+  const records = unpackRecords(row.packed) as StoredRecord[]
+  for (let i = 0; i < records.length; i++) records[i]!.id = row.ids === undefined ? row.id + i : row.ids[i]!
+  return records
 }
 
 /** The id of the row's last record. */
 export function rowLastId(row: QueuedRow): number {
-  return rowRecordId(row, row.records.length - 1)
-}
-
-/** The row's `index`th record with its id. */
-export function rowRecord(row: QueuedRow, index: number): StoredRecord {
-  return { ...row.records[index]!, id: rowRecordId(row, index) }
+  const count = packedCount(row.packed)
+  return row.ids === undefined ? row.id + count - 1 : row.ids[count - 1]!
 }
 
 /**
@@ -46,19 +49,18 @@ export function rowRecord(row: QueuedRow, index: number): StoredRecord {
  * the row itself when it held none of them, else a new row (its key the first id left).
  */
 export function rowWithout(row: QueuedRow, first: number, last: number): QueuedRow | undefined {
-  if (row.records.length === 0) return undefined
+  if (packedCount(row.packed) === 0) return undefined
   if (last < row.id || first > rowLastId(row)) return row
-  const ids: number[] = []
-  const records: QueuedRecord[] = []
-  for (let i = 0; i < row.records.length; i++) {
-    const id = rowRecordId(row, i)
-    if (id >= first && id <= last) continue
-    ids.push(id)
-    records.push(row.records[i]!)
-  }
-  if (records.length === 0) return undefined
+  const left = rowRecords(row).filter((r) => r.id < first || r.id > last)
+  return left.length === 0 ? undefined : rowOf(left)
+}
+
+/** Records with ascending ids as one row. */
+function rowOf(records: readonly StoredRecord[]): QueuedRow {
+  const ids = records.map((r) => r.id)
+  const packed = packRecords(records)
   const consecutive = ids[ids.length - 1]! - ids[0]! === ids.length - 1
-  return consecutive ? { id: ids[0]!, records } : { id: ids[0]!, ids, records }
+  return consecutive ? { id: ids[0]!, packed } : { id: ids[0]!, ids, packed }
 }
 
 /**
@@ -66,16 +68,31 @@ export function rowWithout(row: QueuedRow, first: number, last: number): QueuedR
  * rows of consecutive ids, at most `maxPerRow` each.
  */
 export function rowsOf(records: readonly StoredRecord[], maxPerRow: number): QueuedRow[] {
-  const rows: QueuedRow[] = []
-  let current: QueuedRow | undefined
-  for (const { id, ...record } of records) {
-    if (current === undefined || current.records.length >= maxPerRow || id !== current.id + current.records.length) {
-      current = { id, records: [] }
-      rows.push(current)
+  const groups: StoredRecord[][] = []
+  let current: StoredRecord[] | undefined
+  for (const record of records) {
+    const previous = current?.at(-1)
+    if (current === undefined || current.length >= maxPerRow || record.id !== previous!.id + 1) {
+      current = []
+      groups.push(current)
     }
-    current.records.push(record)
+    current.push(record)
   }
-  return rows
+  return groups.map(rowOf)
+}
+
+export function batchRow(batch: SealedBatch): BatchRow {
+  const { records, ...rest } = batch
+  const consecutive = records.every((r, i) => r.id === batch.id + i)
+  const packed = packRecords(records)
+  return consecutive ? { ...rest, packed } : { ...rest, ids: Float64Array.from(records, (r) => r.id), packed }
+}
+
+export function batchOfRow(row: BatchRow): SealedBatch {
+  const { packed, ids, ...rest } = row
+  const records = unpackRecords(packed) as StoredRecord[]
+  for (let i = 0; i < records.length; i++) records[i]!.id = ids === undefined ? row.id + i : ids[i]!
+  return { ...rest, records }
 }
 
 /** Ids as runs of consecutive numbers, [first, last] each, ascending. */

@@ -1,13 +1,13 @@
 /**
  * The IndexedDB outbox's schema and its upgrades. Version 2 keeps unsealed records one row per
- * append (`queued`, see idb-rows.ts) where version 1 kept one row per record (`records`).
- * Opening a version-1 outbox moves its records into `queued` inside the upgrade transaction —
- * atomic like every step of the store: a crash or a failure mid-upgrade leaves the database at
- * version 1, untouched, and the next open tries again. Its batches, sequences, topics and meta
- * rows are the same in both versions and stay as they are.
+ * append (`queued`) and every row's records packed (see idb-rows.ts), where version 1 kept one
+ * row per record (`records`) and batches' records as objects. Opening a version-1 outbox moves
+ * its records into `queued` and repacks its batches inside the upgrade transaction — atomic like
+ * every step of the store: a crash or a failure mid-upgrade leaves the database at version 1,
+ * untouched, and the next open tries again. Sequences, topics and meta rows are the same in both.
  */
 import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from 'idb'
-import { type QueuedRow, rowsOf } from './idb-rows.js'
+import { type BatchRow, batchRow, type QueuedRow, rowsOf } from './idb-rows.js'
 import type { OutboxMeta, PartitionSequence, SealedBatch, StoredRecord, TopicPartitions } from './store.js'
 
 export const DB_VERSION = 2
@@ -18,14 +18,15 @@ const MIGRATE_CHUNK = 1_000
 export interface OutboxSchema extends DBSchema {
   meta: { key: string; value: OutboxMeta }
   queued: { key: number; value: QueuedRow }
-  batches: { key: number; value: SealedBatch }
+  batches: { key: number; value: BatchRow }
   sequences: { key: [string, number]; value: PartitionSequence }
   topics: { key: string; value: TopicPartitions }
 }
 
-/** Version 1's stores: `queued` was `records`, one row per record keyed by its id. */
-interface SchemaV1 extends Omit<OutboxSchema, 'queued'> {
+/** Version 1's stores: `queued` was `records`, one row per record keyed by its id; batches held record objects. */
+interface SchemaV1 extends Omit<OutboxSchema, 'queued' | 'batches'> {
   records: { key: number; value: StoredRecord }
+  batches: { key: number; value: SealedBatch }
 }
 
 type Upgrade = IDBPTransaction<OutboxSchema, ArrayLike<StoreNames<OutboxSchema>>, 'versionchange'>
@@ -57,7 +58,7 @@ export async function upgradeOutbox(db: IDBPDatabase<OutboxSchema>, oldVersion: 
   }
 }
 
-/** Version 1 → 2: the `records` rows, regrouped into `queued` rows of consecutive ids, then `records` dropped. */
+/** Version 1 → 2: the `records` rows regrouped into `queued` rows of consecutive ids (then `records` dropped), batches repacked. */
 async function moveRecordsToRows(db: IDBPDatabase<SchemaV1>, upgrade: Upgrade): Promise<void> {
   const tx = upgrade as unknown as IDBPTransaction<SchemaV1, ArrayLike<StoreNames<SchemaV1>>, 'versionchange'>
   const from = tx.objectStore('records')
@@ -74,4 +75,8 @@ async function moveRecordsToRows(db: IDBPDatabase<SchemaV1>, upgrade: Upgrade): 
     after = chunk.at(-1)!.id
   }
   db.deleteObjectStore('records')
+  // Batches are few (at most one per batch size of records), so all at once.
+  const batches = tx.objectStore('batches')
+  const old = await batches.getAll()
+  await Promise.all(old.map((batch) => upgrade.objectStore('batches').put(batchRow(batch))))
 }

@@ -7,7 +7,7 @@
  */
 import { KafkaStorageError, StorageQuotaError, TributaryError } from '@tributary/wire'
 import { type IDBPDatabase, openDB } from 'idb'
-import { appendedRow, idRuns, type QueuedRow, rowRecord, rowWithout } from './idb-rows.js'
+import { appendedRow, batchOfRow, batchRow, idRuns, type QueuedRow, rowRecords, rowWithout } from './idb-rows.js'
 import { DB_VERSION, META_KEY, type OutboxSchema, upgradeOutbox } from './idb-schema.js'
 import { checkRoom } from './memory-store.js'
 import type {
@@ -125,10 +125,9 @@ export class IdbOutboxStore implements OutboxStore {
         const want = Math.min(READ_ROWS, maxRecords - out.length)
         const rows: QueuedRow[] = await db.getAll('queued', range, want)
         for (const row of rows) {
-          for (let i = 0; i < row.records.length; i++) {
-            const record = row.records[i]!
+          for (const record of rowRecords(row)) {
             if (out.length >= maxRecords || (out.length > 0 && bytes + record.size > maxBytes)) return out
-            out.push(rowRecord(row, i))
+            out.push(record)
             bytes += record.size
           }
         }
@@ -143,7 +142,7 @@ export class IdbOutboxStore implements OutboxStore {
 
   async batches(limit: number): Promise<SealedBatch[]> {
     try {
-      return await this.connection().getAll('batches', undefined, limit)
+      return (await this.connection().getAll('batches', undefined, limit)).map(batchOfRow)
     } catch (err) {
       throw storageError(err, `reading outbox '${this.name}'`)
     }
@@ -175,7 +174,7 @@ export class IdbOutboxStore implements OutboxStore {
         }
       }
       for (const id of change.deleteBatchIds ?? []) settled(tx.objectStore('batches').delete(id))
-      for (const batch of change.putBatches ?? []) settled(tx.objectStore('batches').put(batch))
+      for (const batch of change.putBatches ?? []) settled(tx.objectStore('batches').put(batchRow(batch)))
       for (const s of change.putSequences ?? []) settled(tx.objectStore('sequences').put(s))
       for (const t of change.putTopics ?? []) settled(tx.objectStore('topics').put(t))
       if (change.released !== undefined) {

@@ -6,6 +6,7 @@
 import { encodeRecordBatchSync } from '@tributary/wire'
 import { openDB } from 'idb'
 import { afterAll, describe, expect, it } from 'vitest'
+import { packedCount } from '../../src/outbox/idb-packing.js'
 import type { QueuedRow } from '../../src/outbox/idb-rows.js'
 import { IdbOutboxStore, outboxDatabaseName } from '../../src/outbox/idb-store.js'
 import { OutboxProducer } from '../../src/outbox/outbox-producer.js'
@@ -98,7 +99,7 @@ export function describeIdbOutboxCases(backend: string): void {
           limits,
         )
       }
-      expect((await queuedRows(name)).map((row) => [row.id, row.records.length])).toEqual([
+      expect((await queuedRows(name)).map((row) => [row.id, packedCount(row.packed)])).toEqual([
         [1, 100],
         [101, 100],
         [201, 100],
