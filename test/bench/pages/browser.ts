@@ -115,6 +115,24 @@ let browserPeer: BrowserPeer | undefined
 let outbox: OutboxProducer | undefined
 let outboxStore: TimedOutboxStore | undefined
 let online: Promise<number> | undefined
+/** WebSockets the page opens and sees close, for the drain's timeline (is the connection kept across offline?). */
+const socketEvents: Array<{ at: number; what: string }> = []
+let armedAt = 0
+const PageWebSocket = window.WebSocket
+window.WebSocket = class extends PageWebSocket {
+  constructor(url: string | URL, protocols?: string | string[]) {
+    super(url, protocols)
+    const where = String(url).replace(/^wss?:\/\//, '')
+    socketEvents.push({ at: performance.now(), what: `WebSocket to ${where} dialed` })
+    this.addEventListener('open', () =>
+      socketEvents.push({ at: performance.now(), what: `WebSocket to ${where} open` }),
+    )
+    this.addEventListener('close', () =>
+      socketEvents.push({ at: performance.now(), what: `WebSocket to ${where} closed` }),
+    )
+  }
+}
+
 let drain = {
   requests: 0,
   deliveries: 0,
@@ -352,6 +370,7 @@ const bench: BrowserBench = {
   },
 
   outboxArm() {
+    armedAt = performance.now()
     outboxStore!.times = { unsealedMs: 0, sealCommitMs: 0, ackCommitMs: 0, batchesMs: 0 }
     drain = { requests: 0, deliveries: 0, firstRequestAt: undefined, firstDeliveryAt: undefined, timeline: [] }
     const seen = drain
@@ -390,7 +409,7 @@ const bench: BrowserBench = {
       deliveries: drain.deliveries,
       firstRequestMs: (drain.firstRequestAt ?? Number.NaN) - from,
       firstDeliveryMs: (drain.firstDeliveryAt ?? Number.NaN) - from,
-      timeline: drain.timeline
+      timeline: [...drain.timeline, ...socketEvents.filter((e) => e.at >= armedAt - 60_000)]
         .sort((x, y) => x.at - y.at)
         .map(({ at, what }) => `${(at - from).toFixed(0).padStart(6)} ms ${what}`),
       ...outboxStore!.times,
