@@ -256,7 +256,7 @@ export class Cluster {
   }
 
   /** Where to read a partition from at `offset` other than its leader, if anywhere (ClusterOptions.readFrom). */
-  readReplicaFor(topic: string, partition: number, offset: number): string | undefined {
+  async readReplicaFor(topic: string, partition: number, offset: number): Promise<string | undefined> {
     return this.readReplicas?.choose(topic, partition, offset)
   }
 

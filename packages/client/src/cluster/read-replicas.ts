@@ -90,8 +90,11 @@ export class ReadReplicas {
     }
   }
 
-  /** The peer to read `topic`-`partition` at `offset` from instead of its leader, or undefined for the leader. */
-  choose(topic: string, partition: number, offset: number): string | undefined {
+  /**
+   * The peer to read `topic`-`partition` at `offset` from instead of its leader, or undefined for
+   * the leader. Waits only on a topic's first use with 'nearby', for its leaders' first answer.
+   */
+  async choose(topic: string, partition: number, offset: number): Promise<string | undefined> {
     const { readFrom, selfPeerId } = this.options
     if (readFrom === 'leader') return undefined
     const own = this.options.local?.(topic, partition)
@@ -121,7 +124,7 @@ export class ReadReplicas {
     this.avoided.clear()
   }
 
-  private nearby(topic: string, partition: number, offset: number): string | undefined {
+  private async nearby(topic: string, partition: number, offset: number): Promise<string | undefined> {
     const now = this.now()
     const viewMaxAge = this.options.viewMaxAgeMs ?? DEFAULT_VIEW_MAX_AGE_MS
     let views = this.views.get(topic)
@@ -131,10 +134,14 @@ export class ReadReplicas {
       this.views.set(topic, views)
     }
     if (now - views.fetchedAt >= viewMaxAge && now - views.attemptedAt >= viewMaxAge) this.refresh(topic, views)
+    // Until a topic has a view, fetches wait for the one being asked for (bounded by
+    // refreshTimeoutMs), so a consumer starts where it will go on reading; later refreshes run
+    // beside the fetches.
+    if (views.fetchedAt === Number.NEGATIVE_INFINITY) await this.refreshing.get(topic)
     const view = views.partitions.get(partition)
     if (view === undefined) return undefined
     const maxLag = this.options.maxLagMs ?? DEFAULT_MAX_LAG_MS
-    const age = now - views.fetchedAt
+    const age = this.now() - views.fetchedAt
     let best: { peerId: string; lag: number } | undefined
     for (const replica of view.replicaStates.slice(0, MAX_REPLICA_STATES)) {
       // Observers only: a voter follower answers NOT_LEADER (only replicas that serve replica reads observe).
