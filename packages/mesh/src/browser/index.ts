@@ -30,6 +30,13 @@
  * fetches from other browsers (over WebRTC) from their own replica, never past the high
  * watermark they learned. `voter: true` offers to vote; placement uses it only for topics with
  * `browser.voters.allowed=true`.
+ *
+ * Browsers that learn of each other dial each other over WebRTC (through a relay); of two
+ * connections that cross, the one the lower peer id opened stays and the other is closed
+ * (one-connection-per-peer.ts), so a dial may end closed while a direct connection is up.
+ * A consumer made with the SDK's `Tributary.fromPeer(peer, { readFrom: 'nearby' })` reads
+ * partitions this tab does not replicate from such a directly connected browser (readFromPeer
+ * is the same read by hand).
  */
 
 export {
