@@ -256,8 +256,13 @@ export class Cluster {
   }
 
   /** Where to read a partition from at `offset` other than its leader, if anywhere (ClusterOptions.readFrom). */
-  async readReplicaFor(topic: string, partition: number, offset: number): Promise<string | undefined> {
-    return this.readReplicas?.choose(topic, partition, offset)
+  async readReplicaFor(
+    topic: string,
+    partition: number,
+    offset: number,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<string | undefined> {
+    return this.readReplicas?.choose(topic, partition, offset, options.signal)
   }
 
   /** A read from a replica chosen by readReplicaFor failed: the partition is read from its leader for a while. */

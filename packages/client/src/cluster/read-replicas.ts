@@ -92,9 +92,10 @@ export class ReadReplicas {
 
   /**
    * The peer to read `topic`-`partition` at `offset` from instead of its leader, or undefined for
-   * the leader. Waits only on a topic's first use with 'nearby', for its leaders' first answer.
+   * the leader. Waits only on a topic's first use with 'nearby', for its leaders' first answer
+   * (until `signal` aborts, which rejects with its reason).
    */
-  async choose(topic: string, partition: number, offset: number): Promise<string | undefined> {
+  async choose(topic: string, partition: number, offset: number, signal?: AbortSignal): Promise<string | undefined> {
     const { readFrom, selfPeerId } = this.options
     if (readFrom === 'leader') return undefined
     const own = this.options.local?.(topic, partition)
@@ -109,7 +110,7 @@ export class ReadReplicas {
     // A partition this peer replicates itself is read from the leader past its own high
     // watermark: it will have those records shortly anyway.
     if (readFrom !== 'nearby' || own !== undefined) return undefined
-    return this.nearby(topic, partition, offset)
+    return this.nearby(topic, partition, offset, signal)
   }
 
   /** A read from `peer` failed: read the partition elsewhere for a while. */
@@ -124,7 +125,12 @@ export class ReadReplicas {
     this.avoided.clear()
   }
 
-  private async nearby(topic: string, partition: number, offset: number): Promise<string | undefined> {
+  private async nearby(
+    topic: string,
+    partition: number,
+    offset: number,
+    signal: AbortSignal | undefined,
+  ): Promise<string | undefined> {
     const now = this.now()
     const viewMaxAge = this.options.viewMaxAgeMs ?? DEFAULT_VIEW_MAX_AGE_MS
     let views = this.views.get(topic)
@@ -137,7 +143,8 @@ export class ReadReplicas {
     // Until a topic has a view, fetches wait for the one being asked for (bounded by
     // refreshTimeoutMs), so a consumer starts where it will go on reading; later refreshes run
     // beside the fetches.
-    if (views.fetchedAt === Number.NEGATIVE_INFINITY) await this.refreshing.get(topic)
+    const pending = this.refreshing.get(topic)
+    if (views.fetchedAt === Number.NEGATIVE_INFINITY && pending !== undefined) await untilAborted(pending, signal)
     const view = views.partitions.get(partition)
     if (view === undefined) return undefined
     const maxLag = this.options.maxLagMs ?? DEFAULT_MAX_LAG_MS
@@ -178,13 +185,20 @@ export class ReadReplicas {
   /** Asks the topic's leaders for their view of its replicas, once at a time per topic, in the background. */
   private refresh(topic: string, views: TopicViews): void {
     if (this.refreshing.has(topic) || this.lifetime.signal.aborted) return
-    const signal = AbortSignal.any([
-      this.lifetime.signal,
-      AbortSignal.timeout(this.options.refreshTimeoutMs ?? DEFAULT_REFRESH_TIMEOUT_MS),
-    ])
+    // A timer of our own rather than AbortSignal.any over AbortSignal.timeout: Node 20 may collect
+    // an otherwise unreferenced timeout signal inside any(), which then never aborts (seen here).
+    const deadline = new AbortController()
+    const timer = setTimeout(
+      () => deadline.abort(new Error(`no view of ${topic}'s replicas within the refresh timeout`)),
+      this.options.refreshTimeoutMs ?? DEFAULT_REFRESH_TIMEOUT_MS,
+    )
+    const onClose = (): void => deadline.abort(this.lifetime.signal.reason)
+    this.lifetime.signal.addEventListener('abort', onClose, { once: true })
+    const { signal } = deadline
     const started = this.now()
     views.attemptedAt = started
-    const running = this.options.leaderViews!(topic, signal)
+    // Raced with the signal too, so a view source that ignores it still cannot hold fetches up.
+    const running = untilAborted(this.options.leaderViews!(topic, signal), signal)
       .then((answer) => {
         // Dated from when it was asked for, so the lag bound errs on the safe side.
         views.fetchedAt = started
@@ -193,7 +207,11 @@ export class ReadReplicas {
       .catch(() => {
         // No view: the leader is read until the next try, viewMaxAgeMs later.
       })
-      .finally(() => this.refreshing.delete(topic))
+      .finally(() => {
+        clearTimeout(timer)
+        this.lifetime.signal.removeEventListener('abort', onClose)
+        this.refreshing.delete(topic)
+      })
     this.refreshing.set(topic, running)
   }
 
@@ -201,6 +219,17 @@ export class ReadReplicas {
   async settled(): Promise<void> {
     await Promise.all([...this.refreshing.values()])
   }
+}
+
+/** `promise`, or the signal's reason once it aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return promise
+  if (signal.aborted) return Promise.reject(signal.reason)
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason)
+    signal.addEventListener('abort', onAbort, { once: true })
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
+  })
 }
 
 /** The partitions a metadata answer describes as their leader (only a leader fills replicaStates). */

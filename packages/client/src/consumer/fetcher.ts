@@ -180,7 +180,7 @@ export class Fetcher {
         const replica =
           state.position === undefined
             ? undefined
-            : await cluster.readReplicaFor(state.topic, state.partition, state.position)
+            : await cluster.readReplicaFor(state.topic, state.partition, state.position, { signal })
         const leader = replica ?? (await cluster.leader(state.topic, state.partition, { signal })).leader
         if (replica === undefined) this.viaReplica.delete(state)
         else this.viaReplica.add(state)

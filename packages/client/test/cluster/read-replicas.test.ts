@@ -177,4 +177,28 @@ describe('client > cluster > read replicas', () => {
     expect(await replicas.choose('t', 0, 0)).toBe('near')
     expect(asked).toHaveLength(2)
   })
+
+  it('a first view that never comes holds a fetch up only until refreshTimeoutMs, or until its signal aborts', async () => {
+    const hanging = new ReadReplicas({
+      readFrom: 'nearby',
+      selfPeerId: SELF,
+      connectedDirectly: () => true,
+      // Ignores its signal: the wait must still end.
+      leaderViews: () => new Promise<LeaderView[]>(() => {}),
+      refreshTimeoutMs: 50,
+    })
+    expect(await hanging.choose('t', 0, 0)).toBeUndefined()
+    const other = new ReadReplicas({
+      readFrom: 'nearby',
+      selfPeerId: SELF,
+      connectedDirectly: () => true,
+      leaderViews: () => new Promise<LeaderView[]>(() => {}),
+      refreshTimeoutMs: 60_000,
+    })
+    const stop = new AbortController()
+    const choosing = other.choose('t', 0, 0, stop.signal)
+    stop.abort(new Error('consumer stopped'))
+    await expect(choosing).rejects.toThrow('consumer stopped')
+    other.close()
+  })
 })
