@@ -21,6 +21,7 @@ import type { ConnectionView, ReplicaView } from './pages/webrtc-pair.ts'
 /** Topics made at most, and partitions each, to find a partition the relay is to lead. */
 const TOPIC_ATTEMPTS = 12
 const PARTITIONS = 3
+const BALANCE_CHECK_MS = 2_000
 const SETTLE_MS = 60_000
 /** Raft failure detection plus an election on a loaded machine. */
 const ELECTION_MS = 90_000
@@ -77,7 +78,14 @@ describe('web > two pages over WebRTC', () => {
     const ids: string[] = []
     for (const [i, page] of [a, b].entries()) {
       ids.push(
-        await page.evaluate((o) => window.pair.start(o), { name: `pair-${'ab'[i]}`, bootstrap: [ws!], voter: true }),
+        await page.evaluate((o) => window.pair.start(o), {
+          name: `pair-${'ab'[i]}`,
+          bootstrap: [ws!],
+          voter: true,
+          // A page that won the first election hands over to the relay (the preferred leader)
+          // at its next balance check: in seconds rather than the default 30.
+          leaderImbalanceCheckIntervalMs: BALANCE_CHECK_MS,
+        }),
       )
     }
     const [idA, idB] = ids as [string, string]

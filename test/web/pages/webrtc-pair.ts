@@ -33,7 +33,12 @@ export interface ReplicaView {
 }
 
 export interface PairPage {
-  start(options: { name: string; bootstrap: string[]; voter: boolean }): Promise<string>
+  start(options: {
+    name: string
+    bootstrap: string[]
+    voter: boolean
+    leaderImbalanceCheckIntervalMs?: number
+  }): Promise<string>
   observe(topic: string): Promise<void>
   replica(topic: string, partition: number): Promise<ReplicaView | undefined>
   rtcAddress(): string | undefined
@@ -107,11 +112,12 @@ function view(c: {
 }
 
 window.pair = {
-  async start({ name, bootstrap, voter }) {
+  async start({ name, bootstrap, voter, leaderImbalanceCheckIntervalMs }) {
     browserPeer = await createBrowserPeer({
       name,
       bootstrap,
       voter,
+      ...(leaderImbalanceCheckIntervalMs === undefined ? {} : { raft: { leaderImbalanceCheckIntervalMs } }),
       allowInsecureWebSockets: true,
       persistStorage: false,
       logger,
