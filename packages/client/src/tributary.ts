@@ -78,9 +78,9 @@ function connectedDirectly(node: PeerLike['node']): ((peerId: string) => boolean
 export interface FromPeerOptions {
   /**
    * Where consumers read partitions from (KIP-392's preferred read replica, chosen by locality).
-   * - 'local' (default): on a peer that serves replica reads (a browser peer), its own replica, from its log start up to the high watermark it
-   *   learned (offline too); outside that range the leader, so a lagging or trimmed replica
-   *   never causes an out-of-range reset.
+   * - 'local' (default): on a peer that serves replica reads (a browser peer), its own replica,
+   *   from its log start up to the high watermark it learned (offline too); outside that range
+   *   the leader, so a lagging or trimmed replica never causes an out-of-range reset.
    * - 'nearby': as 'local', and a partition this peer does not replicate is read from another
    *   peer that observes it, is directly connected (e.g. over WebRTC, not through a relay) and
    *   caught up enough by its leader's account; on any failure there, the leader, at the same
