@@ -11,8 +11,8 @@
  *   through the relay; B, another browser peer, `replicateFrom` dials it, waits for the direct
  *   WebRTC connection and copies the partition out of A's replica (`readFromPeer`, the next read
  *   in flight while the last one is appended) into its own IndexedDB log.
- * - A, outbox: `outboxOpen` (connected: one record sent and acknowledged), then — with the context offline — `outboxEnqueue`
- *   queues records in IndexedDB; `outboxArm` waits for the `online` event and `outboxDrained`
+ * - A, outbox: `outboxOpen` (connected: one record sent and acknowledged), then — with the context offline and
+ *   its WebSockets closed by `dropConnections`, as a lost network would — `outboxEnqueue` queues records in IndexedDB; `outboxArm` waits for the `online` event and `outboxDrained`
  *   resolves once every queued record is acknowledged, timed from that event.
  * Every database it makes is deleted by `cleanup`.
  */
@@ -72,6 +72,8 @@ export interface BrowserBench {
   replicateFrom(options: { address: string; topic: string; untilOffset: number }): Promise<Timed>
   outboxOpen(options: { bootstrap: string[]; name: string; maxRecords: number; topic: string }): Promise<void>
   outboxEnqueue(options: { topic: string; records: number; perEnqueue: number }): Promise<Timed & { pending: number }>
+  /** Closes the page's WebSockets, as a lost network would (Chromium's offline emulation keeps them open). */
+  dropConnections(): Promise<number>
   outboxArm(): void
   outboxDrained(records: number): Promise<Timed & DrainDetail>
   cleanup(): Promise<void>
@@ -117,11 +119,14 @@ let outboxStore: TimedOutboxStore | undefined
 let online: Promise<number> | undefined
 /** WebSockets the page opens and sees close, for the drain's timeline (is the connection kept across offline?). */
 const socketEvents: Array<{ at: number; what: string }> = []
+const sockets = new Set<WebSocket>()
 let armedAt = 0
 const PageWebSocket = window.WebSocket
 window.WebSocket = class extends PageWebSocket {
   constructor(url: string | URL, protocols?: string | string[]) {
     super(url, protocols)
+    sockets.add(this)
+    this.addEventListener('close', () => sockets.delete(this))
     const where = String(url).replace(/^wss?:\/\//, '')
     socketEvents.push({ at: performance.now(), what: `WebSocket to ${where} dialed` })
     this.addEventListener('open', () =>
@@ -367,6 +372,16 @@ const bench: BrowserBench = {
     }
     const ms = performance.now() - started
     return { records, ms, pending: await outbox!.pending() }
+  },
+
+  async dropConnections() {
+    const open = [...sockets]
+    const closed = open.map(
+      (socket) => new Promise((resolve) => socket.addEventListener('close', resolve, { once: true })),
+    )
+    for (const socket of open) socket.close()
+    await waitFor(async () => (await Promise.all(closed)).length, 'the WebSockets to close')
+    return open.length
   },
 
   outboxArm() {

@@ -55,8 +55,15 @@ export class OutboxDelivery {
    * before a crash or reload, and a batch stops growing before its first request is made.
    */
   private readonly growable = new Map<string, SealedBatch>()
+  /** Acknowledged batches still being removed from the store (their events follow). */
+  private readonly recording = new Set<Promise<void>>()
 
   constructor(private readonly options: DeliveryOptions) {}
+
+  /** Resolves once every acknowledgement received so far is recorded and its event emitted. */
+  async recorded(): Promise<void> {
+    await Promise.allSettled([...this.recording])
+  }
 
   /** Runs one round; resolves with whether anything was sealed or sent, rejects with a failure to back off on. */
   async round(signal: AbortSignal): Promise<boolean> {
@@ -157,19 +164,43 @@ export class OutboxDelivery {
     return plan.change.deleteRecordIds?.length ?? 0
   }
 
+  /**
+   * Sends a partition's batches one after another. Removing an acknowledged batch from the store
+   * runs while the next request is out: a crash before that removal is committed only means the
+   * batch is sent again and answered as a duplicate, like any batch acknowledged but not removed.
+   */
   private async sendInOrder(batches: SealedBatch[], signal: AbortSignal): Promise<void> {
-    for (const batch of batches) {
-      signal.throwIfAborted()
-      await this.send(batch, signal)
+    const recordings: Array<Promise<void>> = []
+    let failure: { error: unknown } | undefined
+    try {
+      for (const batch of batches) {
+        signal.throwIfAborted()
+        recordings.push((await this.send(batch, signal, recordings.at(-1) ?? Promise.resolve())).recorded)
+      }
+    } catch (error) {
+      failure = { error }
     }
+    // Every acknowledgement is recorded (or its failure known) before the round ends.
+    const recorded = await Promise.allSettled(recordings)
+    if (failure !== undefined) throw failure.error
+    const notRecorded = recorded.find((r): r is PromiseRejectedResult => r.status === 'rejected')
+    if (notRecorded !== undefined) throw notRecorded.reason
   }
 
-  private async send(batch: SealedBatch, signal: AbortSignal): Promise<void> {
+  /**
+   * Sends one batch; resolves once it is acknowledged or failed, with the (maybe still running)
+   * step recording it, whose event follows the previous batch's (`after`): events come in order.
+   */
+  private async send(
+    batch: SealedBatch,
+    signal: AbortSignal,
+    after: Promise<void>,
+  ): Promise<{ recorded: Promise<void> }> {
     const { store, target } = this.options
-    // At most one epoch change per batch and round: a leader refusing the new epoch's first batch too is not ours to fix.
     // From its first request on, a leader may hold the batch: it never grows again.
     const key = sequenceKey(batch.topic, batch.partition)
     if (this.growable.get(key)?.id === batch.id) this.growable.delete(key)
+    // At most one epoch change per batch and round: a leader refusing the new epoch's first batch too is not ours to fix.
     for (let attempt = 0; attempt < 2; attempt++) {
       const records = this.encode(batch)
       let result: ProduceResult
@@ -212,15 +243,23 @@ export class OutboxDelivery {
         })
         this.options.sequences.set(sequenceKey(batch.topic, batch.partition), next)
         this.options.onFailed(batch.records, batch.topic, batch.partition, named(err, batch))
-        return
+        return { recorded: Promise.resolve() }
       }
-      await store.commit({
+      const removed = store.commit({
         deleteBatchIds: [batch.id],
         released: { records: batch.records.length, bytes: batch.bytes },
       })
-      this.options.onDelivered(batch, result)
-      return
+      // After the previous batch's event, whether or not its removal failed: this one's records are gone either way.
+      const recording = Promise.all([removed, after.catch(() => {})]).then(() =>
+        this.options.onDelivered(batch, result),
+      )
+      // Awaited by sendInOrder; kept from being reported unhandled while the next request runs.
+      recording.catch(() => {})
+      this.recording.add(recording)
+      void recording.finally(() => this.recording.delete(recording)).catch(() => {})
+      return { recorded: recording }
     }
+    return { recorded: Promise.resolve() }
   }
 
   private encode(batch: SealedBatch): Uint8Array {

@@ -229,7 +229,11 @@ export class OutboxProducer {
       })
       this.progress.add(notify)
       try {
-        if ((await this.pending()) === 0) return
+        if ((await this.pending()) === 0) {
+          // The last batches' removal is committed; their events may still be on their way.
+          await this.delivery.recorded()
+          return
+        }
         await new Promise<void>((resolve, reject) => {
           const onAbort = (): void => reject(signal.reason)
           signal.addEventListener('abort', onAbort, { once: true })

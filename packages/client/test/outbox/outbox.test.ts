@@ -228,6 +228,34 @@ describe('outbox > delivery', () => {
   })
 })
 
+describe('outbox > recording acknowledgements', () => {
+  it('sends the next batch while the last acknowledged one is being removed, and records every one', async () => {
+    const leader = new FakeLeader()
+    leader.createTopic('t', 1)
+    leader.reachable = false
+    const store = new GatedStore()
+    const outbox = await openOutbox(leader, store, { maxBatchRecords: 1 })
+    const delivered: number[][] = []
+    outbox.on('outbox.delivered', ({ payload }) => delivered.push(payload.recordIds))
+    const { recordIds } = await outbox.enqueue({ topic: 't', messages: range(0, 3).map((value) => ({ value })) })
+    store.holds = (change) => (change.deleteBatchIds?.length ?? 0) > 0
+    store.hold = true
+    leader.reachable = true
+    try {
+      // The first batch's removal is held; the next requests go out meanwhile.
+      await vi.waitFor(() => expect(values(leader, 't')).toEqual(range(0, 3)), { timeout: 5_000 })
+      expect(store.held).toBe(true)
+      expect(delivered).toEqual([])
+    } finally {
+      store.release()
+    }
+    await outbox.flush({ timeout: 10_000 })
+    expect(values(leader, 't')).toEqual(range(0, 3))
+    expect(delivered).toEqual(recordIds.map((id) => [id]))
+    expect(await store.batches(10)).toEqual([])
+  })
+})
+
 describe('outbox > browser network state', () => {
   afterEach(async () => {
     vi.useRealTimers()
@@ -290,10 +318,12 @@ describe('outbox > browser network state', () => {
 class GatedStore extends MemoryOutboxStore {
   hold = false
   held = false
+  /** Which commit to hold (default: the next). */
+  holds: (change: OutboxChange) => boolean = () => true
   private releaseHeld: () => void = () => {}
 
   override async commit(change: OutboxChange): Promise<void> {
-    if (this.hold) {
+    if (this.hold && this.holds(change)) {
       this.hold = false
       this.held = true
       await new Promise<void>((resolve) => {
