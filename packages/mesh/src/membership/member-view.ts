@@ -5,7 +5,8 @@
  * Rules, per peer (incarnation = one process lifetime, seq = heartbeat number within it):
  * - a heartbeat of an older incarnation, or not newer (seq) than the last one seen, is ignored;
  * - a newer incarnation is a restart and counts as a fresh join;
- * - `leaving` marks the member left at once; a left incarnation stays left;
+ * - `leaving` marks the member left at once; a left incarnation stays left, even when its goodbye
+ *   arrived before its earlier heartbeats (or before anything else of it);
  * - no heartbeat for `failureTimeoutMs` → dead (leave, reason 'failed'); a later heartbeat of the
  *   same incarnation brings it back (join);
  * - a libp2p disconnect makes an alive member suspect until its next heartbeat;
@@ -55,14 +56,17 @@ export class MemberView {
   apply(hb: ValidHeartbeat, now: number): Transition | undefined {
     const entry = this.#entries.get(hb.peerId)
     if (entry === undefined || hb.incarnation > entry.member.incarnation) {
-      if (hb.leaving) {
-        // A newcomer's (or a restarted peer's) goodbye: nothing to join; forget what we had.
-        if (entry === undefined) return undefined
-        entry.member = { ...memberFrom(hb, now), status: 'left' }
-        entry.seq = hb.seq
-        return { type: 'leave', member: copy(entry.member), reason: 'left' }
-      }
       if (entry === undefined && this.#entries.size >= this.#init.maxMembers) return undefined
+      if (hb.leaving) {
+        // A goodbye from a peer we never saw (or from a newer incarnation than the one we know):
+        // remembered as left, so the same incarnation's earlier heartbeats, arriving late, cannot
+        // bring it back; only a newer incarnation can. Only a member still counted as present
+        // (alive or suspect) has anything to leave.
+        const left: Entry = { member: { ...memberFrom(hb, now), status: 'left' }, seq: hb.seq }
+        this.#entries.set(hb.peerId, left)
+        const present = entry?.member.status === 'alive' || entry?.member.status === 'suspect'
+        return present ? { type: 'leave', member: copy(left.member), reason: 'left' } : undefined
+      }
       const member = memberFrom(hb, now)
       this.#entries.set(hb.peerId, { member, seq: hb.seq })
       return { type: 'join', member: copy(member) }
