@@ -1,4 +1,5 @@
 import { silentLogger } from './logger.js'
+import { incarnationFile } from './membership/incarnation-file.js'
 import { createMeshNode } from './node/index.js'
 import { type Peer, type PeerOptions, startPeer } from './peer.js'
 
@@ -6,5 +7,8 @@ import { type Peer, type PeerOptions, startPeer } from './peer.js'
 export async function createPeer(options: PeerOptions = {}): Promise<Peer> {
   const logger = options.logger ?? silentLogger
   const node = await createMeshNode({ ...options, logger })
-  return startPeer(node, options, logger)
+  // With a data dir (a persistent identity), restarts keep increasing incarnations whatever the clock does.
+  const incarnationStore =
+    options.incarnationStore ?? (options.dataDir === undefined ? undefined : incarnationFile(options.dataDir))
+  return startPeer(node, { ...options, ...(incarnationStore === undefined ? {} : { incarnationStore }) }, logger)
 }

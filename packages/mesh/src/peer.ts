@@ -7,7 +7,7 @@ import { metadataHandler } from './handlers/metadata.js'
 import { listOffsetsHandler } from './handlers/offsets.js'
 import { produceHandler } from './handlers/produce.js'
 import { componentLogger, type Logger } from './logger.js'
-import { Membership } from './membership/index.js'
+import { type IncarnationStore, Membership } from './membership/index.js'
 import {
   browserVotersAllowed,
   MetadataStore,
@@ -49,6 +49,8 @@ export interface PeerOptions
   servesReplicaReads?: boolean
   heartbeatIntervalMs?: number
   failureTimeoutMs?: number
+  /** Keeps the membership incarnation across restarts (createPeer: a file in the data dir). */
+  incarnationStore?: IncarnationStore
   retentionCheckIntervalMs?: number
   /**
    * Per-partition Raft settings: election and fetch timeouts, long-poll wait, ISR lag, the
@@ -127,6 +129,7 @@ export class Peer implements HandlerContext {
       storage: storage.kind,
       ...(options.heartbeatIntervalMs === undefined ? {} : { heartbeatIntervalMs: options.heartbeatIntervalMs }),
       ...(options.failureTimeoutMs === undefined ? {} : { failureTimeoutMs: options.failureTimeoutMs }),
+      ...(options.incarnationStore === undefined ? {} : { incarnationStore: options.incarnationStore }),
       logger,
     })
     this.store = new MetadataStore({ peerId: this.peerId, logger })

@@ -1,4 +1,5 @@
 export { decodeHeartbeat, encodeHeartbeat, InvalidHeartbeatError, type ValidHeartbeat } from './heartbeat.js'
+export { type IncarnationStore, nextIncarnation } from './incarnation.js'
 export { MemberView, type MemberViewInit, type Transition } from './member-view.js'
 export {
   Membership,

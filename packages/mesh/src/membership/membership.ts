@@ -34,6 +34,7 @@ import {
 import { componentLogger, type Logger, silentLogger } from '../logger.js'
 import { decodeHeartbeat, encodeHeartbeat, type ValidHeartbeat } from './heartbeat.js'
 import { HelloExchange, type HelloNode } from './hello.js'
+import { type IncarnationStore, nextIncarnation, timeIncarnation } from './incarnation.js'
 import { MemberView, type Transition } from './member-view.js'
 import { MeshDialer } from './mesh-dialer.js'
 import {
@@ -79,8 +80,13 @@ export interface MembershipInit {
   mesh?: MeshDialOptions
   /** Heartbeat exchange on each new connection (hello.ts): per attempt, and attempts per connection. */
   hello?: { timeoutMs?: number; attempts?: number; retryDelayMs?: number }
-  /** Fixed incarnation (tests); by default start time in ms << 20 | 20 random bits, increasing per process. */
+  /**
+   * Fixed incarnation (tests). By default each start() takes a new one: start time in ms << 20 |
+   * 20 random bits, and above the last one in `incarnationStore` (incarnation.ts).
+   */
   incarnation?: bigint
+  /** Keeps the last incarnation across restarts, so a clock stepped back cannot make a restart look old. */
+  incarnationStore?: IncarnationStore
   clock?: Clock
   timers?: Timers
   logger?: Logger
@@ -106,7 +112,9 @@ export class Membership extends TypedEventEmitter<MembershipEvents> {
   readonly #storage: StorageKind
   readonly #version: string
   readonly #heartbeatIntervalMs: number
-  readonly #incarnation: bigint
+  readonly #fixedIncarnation: bigint | undefined
+  readonly #incarnationStore: IncarnationStore | undefined
+  #incarnation: bigint
   readonly #clock: Clock
   readonly #timers: Timers
   readonly #logger: Logger
@@ -126,7 +134,9 @@ export class Membership extends TypedEventEmitter<MembershipEvents> {
     this.#storage = init.storage ?? 'memory'
     this.#version = init.version ?? TRIBUTARY_VERSION
     this.#heartbeatIntervalMs = init.heartbeatIntervalMs ?? DEFAULT_HEARTBEAT_INTERVAL_MS
-    this.#incarnation = init.incarnation ?? nextIncarnation()
+    this.#fixedIncarnation = init.incarnation
+    this.#incarnationStore = init.incarnationStore
+    this.#incarnation = init.incarnation ?? timeIncarnation()
     this.#clock = init.clock ?? systemClock
     this.#timers = init.timers ?? systemTimers
     this.#logger = componentLogger(init.logger ?? silentLogger, 'membership')
@@ -188,10 +198,21 @@ export class Membership extends TypedEventEmitter<MembershipEvents> {
     return this.#view.get(peerId.toString())
   }
 
-  /** Subscribes, announces this peer, and starts heartbeats, failure detection and mesh dialing. Idempotent. */
+  /**
+   * Takes a new incarnation, subscribes, announces this peer, and starts heartbeats, failure
+   * detection and mesh dialing. Idempotent.
+   */
   async start(): Promise<void> {
     if (this.#running) return
     this.#running = true
+    try {
+      // A new one per start: after stop() the others hold the previous one 'left' for good.
+      this.#incarnation = this.#fixedIncarnation ?? (await nextIncarnation(this.#incarnationStore))
+      if (this.#fixedIncarnation !== undefined) await this.#incarnationStore?.save(this.#fixedIncarnation)
+    } catch (err) {
+      this.#running = false
+      throw err
+    }
     this.#lifetime = new AbortController()
     const { pubsub } = this.#node.services
     pubsub.topicValidators.set(TOPIC, this.#validate)
@@ -325,13 +346,4 @@ export class Membership extends TypedEventEmitter<MembershipEvents> {
         break
     }
   }
-}
-
-let lastIncarnation = 0n
-
-/** Start time in ms << 20 | 20 random bits; strictly increasing within this process. */
-function nextIncarnation(): bigint {
-  const candidate = (BigInt(Date.now()) << 20n) | BigInt(Math.floor(Math.random() * 0x10_0000))
-  lastIncarnation = candidate > lastIncarnation ? candidate : lastIncarnation + 1n
-  return lastIncarnation
 }
