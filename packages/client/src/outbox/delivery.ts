@@ -47,6 +47,10 @@ export interface DeliveryOptions {
 const SEAL_MAX_RECORDS = 50_000
 const SEAL_MAX_BYTES = 16 * 1024 * 1024
 const BATCHES_PER_ROUND = 64
+/** Requests out at once per partition: fewer than the 5 batches a leader remembers per producer (see sendInOrder). */
+const PIPELINE_WINDOW = 3
+
+type Answer = { result: ProduceResult } | { error: unknown }
 
 export class OutboxDelivery {
   /**
@@ -165,17 +169,59 @@ export class OutboxDelivery {
   }
 
   /**
-   * Sends a partition's batches one after another. Removing an acknowledged batch from the store
-   * runs while the next request is out: a crash before that removal is committed only means the
-   * batch is sent again and answered as a duplicate, like any batch acknowledged but not removed.
+   * Sends a partition's batches in order, up to PIPELINE_WINDOW requests out at once (as a Kafka
+   * idempotent producer keeps up to 5 in flight): one at a time, each request would wait for the
+   * last one's acks=all round trip. Answers are taken in order. The first batch that is not
+   * acknowledged ends the pipeline: the answers of those sent behind it are dropped, and its own
+   * is handled as a lone batch's (`send`: a refusal fails it or moves the partition to a new
+   * epoch, a failure to reach the leader ends the round); then the pipeline continues from the
+   * batch after it. Dropping answers is safe: a batch sent behind one
+   * the leader did not take was not taken either (a sequence gap), and one it did take is answered
+   * as a duplicate when resent — the leader remembers a producer's last 5 batches, more than the
+   * window.
+   *
+   * Removing an acknowledged batch from the store runs while later requests are out: a crash
+   * before that removal is committed means a resend answered as a duplicate, as for any batch
+   * acknowledged but not yet removed.
    */
   private async sendInOrder(batches: SealedBatch[], signal: AbortSignal): Promise<void> {
     const recordings: Array<Promise<void>> = []
+    const after = (): Promise<void> => recordings.at(-1) ?? Promise.resolve()
     let failure: { error: unknown } | undefined
     try {
-      for (const batch of batches) {
+      const window: Array<{ batch: SealedBatch; answer: Promise<Answer>; pipelined: boolean }> = []
+      let next = 0
+      // Pipelined only once the leader acknowledged a batch of ours under the current epoch: it
+      // then knows our sequence, and refuses a batch sent behind one it did not take (a gap). A
+      // leader that does not know the producer (its first batch, a new epoch) takes any sequence,
+      // so a batch behind a refused one could be appended ahead of it.
+      let established = false
+      // Bounded: every pass takes one answer, and each batch is put in the window at most twice.
+      while (next < batches.length || window.length > 0) {
+        while (next < batches.length && window.length < (established ? PIPELINE_WINDOW : 1)) {
+          signal.throwIfAborted()
+          const batch = batches[next++]!
+          window.push({ batch, answer: this.request(batch, signal), pipelined: window.length > 0 })
+        }
+        const head = window.shift()!
+        const answer = await head.answer
+        if ('result' in answer) {
+          recordings.push(this.recordDelivered(head.batch, answer.result, after()))
+          established = true
+          continue
+        }
+        // Not acknowledged: the batches behind it are sent again after it, whatever their answers.
+        await Promise.allSettled(window.map((w) => w.answer))
+        next = batches.indexOf(head.batch) + 1
+        window.length = 0
         signal.throwIfAborted()
-        recordings.push((await this.send(batch, signal, recordings.at(-1) ?? Promise.resolve())).recorded)
+        // Every batch before it was acknowledged, so its answer stands — unless it refused the
+        // sequence of a batch sent while one before it was unanswered: a leader that took them
+        // out of order says nothing about this batch. Then it is asked again, alone.
+        const outOfOrder = head.pipelined && isSequenceRefusal(answer.error)
+        const sent = await this.send(head.batch, signal, after(), outOfOrder ? undefined : answer)
+        recordings.push(sent.recorded)
+        established = sent.delivered
       }
     } catch (error) {
       failure = { error }
@@ -187,79 +233,90 @@ export class OutboxDelivery {
     if (notRecorded !== undefined) throw notRecorded.reason
   }
 
+  /** One produce request for the batch; its answer or its failure, never a rejection. */
+  private async request(batch: SealedBatch, signal: AbortSignal): Promise<Answer> {
+    // From its first request on, a leader may hold the batch: it never grows again.
+    const key = sequenceKey(batch.topic, batch.partition)
+    if (this.growable.get(key)?.id === batch.id) this.growable.delete(key)
+    try {
+      const records = this.encode(batch)
+      this.options.onRequest?.(batch)
+      const limit = AbortSignal.timeout(this.options.requestTimeoutMs + 5_000)
+      const result = await this.options.target.produce(
+        { topic: batch.topic, partition: batch.partition, records, timeoutMs: this.options.requestTimeoutMs },
+        AbortSignal.any([signal, limit]),
+      )
+      return { result }
+    } catch (error) {
+      return { error }
+    }
+  }
+
   /**
-   * Sends one batch; resolves once it is acknowledged or failed, with the (maybe still running)
-   * step recording it, whose event follows the previous batch's (`after`): events come in order.
+   * Sends one batch alone, telling the leader's refusal (new epoch, or the batch fails) from a
+   * failure to reach it (thrown: the round ends). Resolves, once it is acknowledged or failed,
+   * with the (maybe still running) step recording it.
    */
   private async send(
     batch: SealedBatch,
     signal: AbortSignal,
     after: Promise<void>,
-  ): Promise<{ recorded: Promise<void> }> {
-    const { store, target } = this.options
-    // From its first request on, a leader may hold the batch: it never grows again.
-    const key = sequenceKey(batch.topic, batch.partition)
-    if (this.growable.get(key)?.id === batch.id) this.growable.delete(key)
+    firstAnswer?: Answer,
+  ): Promise<{ recorded: Promise<void>; delivered: boolean }> {
+    const { store } = this.options
     // At most one epoch change per batch and round: a leader refusing the new epoch's first batch too is not ours to fix.
     for (let attempt = 0; attempt < 2; attempt++) {
-      const records = this.encode(batch)
-      let result: ProduceResult
-      try {
-        this.options.onRequest?.(batch)
-        const limit = AbortSignal.timeout(this.options.requestTimeoutMs + 5_000)
-        result = await target.produce(
-          {
-            topic: batch.topic,
-            partition: batch.partition,
-            records,
-            timeoutMs: this.options.requestTimeoutMs,
-          },
-          AbortSignal.any([signal, limit]),
-        )
-      } catch (err) {
-        signal.throwIfAborted()
-        // One batch per request: a leader answers its resend with the original offsets, and
-        // DUPLICATE_SEQUENCE (some batches of a request were appended) cannot mean "refused" —
-        // resending the same bytes is the safe reaction.
-        if (err instanceof DuplicateSequenceError) throw err
-        const sequenceRefused = err instanceof OutOfOrderSequenceError || err instanceof InvalidProducerEpochError
-        if (sequenceRefused && attempt === 0) {
-          // The leader refused this batch's sequence, so it did not append it: continue under a new epoch.
-          await this.newEpoch(batch, batch.id)
-          continue
-        }
-        // Only the leader's definite refusal fails a batch; anything else (a lost connection, a
-        // closed client, a bug) leaves it queued, since dropping it would lose the records.
-        const refused =
-          sequenceRefused || (err instanceof TributaryError && !err.retriable && !(err instanceof ClientClosedError))
-        if (!refused) throw err
-        // Refused for good: the batch leaves the outbox, and the partition's next batches take a
-        // new epoch (the leader's sequence stops before this batch, so theirs would be a gap).
-        const next = this.bumped(batch, batch.id + 1)
-        await store.commit({
-          deleteBatchIds: [batch.id],
-          released: { records: batch.records.length, bytes: batch.bytes },
-          putSequences: [next],
-        })
-        this.options.sequences.set(sequenceKey(batch.topic, batch.partition), next)
-        this.options.onFailed(batch.records, batch.topic, batch.partition, named(err, batch))
-        return { recorded: Promise.resolve() }
+      const answer = attempt === 0 && firstAnswer !== undefined ? firstAnswer : await this.request(batch, signal)
+      if ('result' in answer) return { recorded: this.recordDelivered(batch, answer.result, after), delivered: true }
+      const err = answer.error
+      signal.throwIfAborted()
+      // One batch per request: a leader answers its resend with the original offsets, and
+      // DUPLICATE_SEQUENCE (some batches of a request were appended) cannot mean "refused" —
+      // resending the same bytes is the safe reaction.
+      if (err instanceof DuplicateSequenceError) throw err
+      const sequenceRefused = isSequenceRefusal(err)
+      if (sequenceRefused && attempt === 0) {
+        // The leader refused this batch's sequence, so it did not append it: continue under a new epoch.
+        await this.newEpoch(batch, batch.id)
+        continue
       }
-      const removed = store.commit({
+      // Only the leader's definite refusal fails a batch; anything else (a lost connection, a
+      // closed client, a bug) leaves it queued, since dropping it would lose the records.
+      const refused =
+        sequenceRefused || (err instanceof TributaryError && !err.retriable && !(err instanceof ClientClosedError))
+      if (!refused) throw err
+      // Refused for good: the batch leaves the outbox, and the partition's next batches take a
+      // new epoch (the leader's sequence stops before this batch, so theirs would be a gap).
+      const next = this.bumped(batch, batch.id + 1)
+      await store.commit({
         deleteBatchIds: [batch.id],
         released: { records: batch.records.length, bytes: batch.bytes },
+        putSequences: [next],
       })
-      // After the previous batch's event, whether or not its removal failed: this one's records are gone either way.
-      const recording = Promise.all([removed, after.catch(() => {})]).then(() =>
-        this.options.onDelivered(batch, result),
-      )
-      // Awaited by sendInOrder; kept from being reported unhandled while the next request runs.
-      recording.catch(() => {})
-      this.recording.add(recording)
-      void recording.finally(() => this.recording.delete(recording)).catch(() => {})
-      return { recorded: recording }
+      this.options.sequences.set(sequenceKey(batch.topic, batch.partition), next)
+      await after.catch(() => {})
+      this.options.onFailed(batch.records, batch.topic, batch.partition, named(err, batch))
+      return { recorded: Promise.resolve(), delivered: false }
     }
-    return { recorded: Promise.resolve() }
+    return { recorded: Promise.resolve(), delivered: false }
+  }
+
+  /**
+   * Removes an acknowledged batch from the store, then emits its event after the previous
+   * batch's (`after`, settled either way: this one's records are gone regardless), so events
+   * come in order. The returned step is awaited by sendInOrder.
+   */
+  private recordDelivered(batch: SealedBatch, result: ProduceResult, after: Promise<void>): Promise<void> {
+    const removed = this.options.store.commit({
+      deleteBatchIds: [batch.id],
+      released: { records: batch.records.length, bytes: batch.bytes },
+    })
+    const recording = Promise.all([removed, after.catch(() => {})]).then(() => this.options.onDelivered(batch, result))
+    // Kept from being reported unhandled while later requests run.
+    recording.catch(() => {})
+    this.recording.add(recording)
+    void recording.finally(() => this.recording.delete(recording)).catch(() => {})
+    return recording
   }
 
   private encode(batch: SealedBatch): Uint8Array {
@@ -294,6 +351,10 @@ export class OutboxDelivery {
     await this.options.store.commit({ putSequences: [next] })
     this.options.sequences.set(sequenceKey(batch.topic, batch.partition), next)
   }
+}
+
+function isSequenceRefusal(err: unknown): boolean {
+  return err instanceof OutOfOrderSequenceError || err instanceof InvalidProducerEpochError
 }
 
 function named(err: unknown, batch: SealedBatch): Error {

@@ -45,6 +45,11 @@ export class FakeLeader implements OutboxTarget {
   loseAnswers = 0
   /** Requests that append, then wait for the abort signal (the producer closes mid-flight). */
   hangAfterAppend = 0
+  /** While set, answers wait (after the leader handled the request) until `releaseAnswers`. */
+  holdAnswers = false
+  /** Requests handled and waiting to be answered while answers are held. */
+  heldAnswers = 0
+  private readonly answerGate: Array<() => void> = []
   /** Errors the next requests are refused with (nothing appended). */
   refusals: TributaryError[] = []
   requests = 0
@@ -110,11 +115,20 @@ export class FakeLeader implements OutboxTarget {
       baseOffset,
     })
     byProducer.set(header.producerId, mine.slice(-5))
+    if (this.holdAnswers) {
+      this.heldAnswers++
+      await new Promise<void>((resolve) => this.answerGate.push(resolve))
+    }
     if (this.hangAfterAppend > 0) {
       this.hangAfterAppend--
       await new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }))
     }
     return this.answer({ baseOffset, logAppendTime: -1, logStartOffset: 0 })
+  }
+
+  releaseAnswers(): void {
+    this.holdAnswers = false
+    for (const release of this.answerGate.splice(0)) release()
   }
 
   private answer(result: ProduceResult): ProduceResult {

@@ -256,6 +256,71 @@ describe('outbox > recording acknowledgements', () => {
   })
 })
 
+describe('outbox > pipelining', () => {
+  /** An outbox whose partition the leader has acknowledged once, with `n` batches of one record queued behind. */
+  async function established(leader: FakeLeader, n: number) {
+    leader.createTopic('t', 1)
+    const outbox = await openOutbox(leader, new MemoryOutboxStore(), { maxBatchRecords: 1 })
+    await outbox.send({ topic: 't', messages: [{ value: 'first' }] })
+    leader.reachable = false
+    await outbox.enqueue({ topic: 't', messages: range(0, n).map((value) => ({ value })) })
+    return outbox
+  }
+
+  it('has up to 3 requests of a partition out at once, once the leader knows its sequence, and they land in order', async () => {
+    const leader = new FakeLeader()
+    const outbox = await established(leader, 6)
+    const requestsBefore = leader.requests
+    leader.holdAnswers = true
+    leader.reachable = true
+    try {
+      // The first batch of a round goes alone (the leader's knowledge is re-established), then 3 at once.
+      await vi.waitFor(() => expect(leader.heldAnswers).toBe(1), { timeout: 5_000 })
+      leader.releaseAnswers()
+      leader.holdAnswers = true
+      await vi.waitFor(() => expect(leader.heldAnswers).toBe(4), { timeout: 5_000 })
+      expect(leader.requests - requestsBefore).toBe(4)
+    } finally {
+      leader.releaseAnswers()
+    }
+    await outbox.flush({ timeout: 10_000 })
+    expect(values(leader, 't')).toEqual(['first', ...range(0, 6)])
+    expect(leader.log('t', 0).map((r) => r.sequence)).toEqual(range(0, 7).map((_, i) => i))
+  })
+
+  it('resends from a pipelined batch whose answer was lost, and every record lands once, in order', async () => {
+    const leader = new FakeLeader()
+    const outbox = await established(leader, 8)
+    leader.reachable = true
+    // The second batch's answer is lost while the ones behind it are out.
+    const lose = outbox.on('outbox.delivered', () => {
+      lose()
+      leader.loseAnswers = 1
+    })
+    await outbox.flush({ timeout: 10_000 })
+    expect(values(leader, 't')).toEqual(['first', ...range(0, 8)])
+    expect(leader.duplicates).toBeGreaterThanOrEqual(1)
+    expect(await outbox.pending()).toBe(0)
+  })
+
+  it('fails a pipelined batch refused for good; the ones sent behind it land once, in order, under a new epoch', async () => {
+    const leader = new FakeLeader()
+    const outbox = await established(leader, 6)
+    const failed: number[][] = []
+    outbox.on('outbox.failed', ({ payload }) => failed.push(payload.recordIds))
+    leader.reachable = true
+    const refuse = outbox.on('outbox.delivered', () => {
+      refuse()
+      leader.refusals.push(new InvalidRecordError('test: refused'))
+    })
+    await outbox.flush({ timeout: 10_000 })
+    expect(failed).toHaveLength(1)
+    const refused = range(0, 6)[failed[0]![0]! - 2]!
+    expect(values(leader, 't')).toEqual(['first', ...range(0, 6).filter((v) => v !== refused)])
+    expect(new Set(leader.log('t', 0).map((r) => r.value)).size).toBe(6)
+  })
+})
+
 describe('outbox > browser network state', () => {
   afterEach(async () => {
     vi.useRealTimers()
