@@ -175,10 +175,10 @@ export class OutboxDelivery {
    * acknowledged ends the pipeline: the answers of those sent behind it are dropped, and its own
    * is handled as a lone batch's (`send`: a refusal fails it or moves the partition to a new
    * epoch, a failure to reach the leader ends the round); then the pipeline continues from the
-   * batch after it. Dropping answers is safe: a batch sent behind one
-   * the leader did not take was not taken either (a sequence gap), and one it did take is answered
-   * as a duplicate when resent — the leader remembers a producer's last 5 batches, more than the
-   * window.
+   * batch after it. Dropping answers is safe: a batch sent behind one the leader did not take was
+   * not taken either (a sequence gap, as the leader knows our sequence by then — see
+   * `established`), and one it did take is answered as a duplicate when resent: the leader
+   * remembers a producer's last 5 batches, more than the window.
    *
    * Removing an acknowledged batch from the store runs while later requests are out: a crash
    * before that removal is committed means a resend answered as a duplicate, as for any batch
@@ -196,7 +196,8 @@ export class OutboxDelivery {
       // leader that does not know the producer (its first batch, a new epoch) takes any sequence,
       // so a batch behind a refused one could be appended ahead of it.
       let established = false
-      // Bounded: every pass takes one answer, and each batch is put in the window at most twice.
+      // Bounded: every pass settles the head batch or handles it alone and moves past it, so a
+      // batch is requested at most once per failure of the PIPELINE_WINDOW − 1 before it, plus twice alone.
       while (next < batches.length || window.length > 0) {
         while (next < batches.length && window.length < (established ? PIPELINE_WINDOW : 1)) {
           signal.throwIfAborted()
