@@ -11,8 +11,8 @@
  *    reference: the same producer and sends from this Node process over TCP;
  * 2. consume: page A reads them back from offset 0 — reference: the same consumer from Node;
  * 3. outbox drain: page A opens an outbox (one record sent to prove it is connected), the context
- *    goes offline (`navigator.onLine` false: the outbox tries nothing) and the page's WebSockets are
- *    closed (as a lost network closes them; Chromium's emulation does not), `--outbox` records
+ *    goes offline (`navigator.onLine` false: the outbox tries nothing) and the outbox's WebSockets
+ *    are closed (as a lost network closes them; Chromium's emulation does not), `--outbox` records
  *    (default 50,000) are queued in IndexedDB, the context goes online, and the drain is timed
  *    from the page's `online` event until every record is acknowledged (acks=all) — reference:
  *    step 1 (the same records through the producer while online);
@@ -150,7 +150,7 @@ async function outboxStep(args: Args, context: BrowserContext, a: Page, ws: stri
   await a.waitForFunction(() => !navigator.onLine)
   // Chromium's offline emulation keeps open WebSockets open; a lost network would not.
   const dropped = await a.evaluate(() => window.browserBench.dropConnections())
-  progress(`offline: ${dropped} WebSockets closed`)
+  progress(`offline: the outbox's ${dropped} WebSockets closed`)
   const queued = await a.evaluate((o) => window.browserBench.outboxEnqueue(o), {
     topic: OUTBOX_TOPIC,
     records: args.outbox,

@@ -12,7 +12,7 @@
  *   WebRTC connection and copies the partition out of A's replica (`readFromPeer`, the next read
  *   in flight while the last one is appended) into its own IndexedDB log.
  * - A, outbox: `outboxOpen` (connected: one record sent and acknowledged), then — with the context offline and
- *   its WebSockets closed by `dropConnections`, as a lost network would — `outboxEnqueue` queues records in IndexedDB; `outboxArm` waits for the `online` event and `outboxDrained`
+ *   the outbox's WebSockets closed by `dropConnections`, as a lost network would — `outboxEnqueue` queues records in IndexedDB; `outboxArm` waits for the `online` event and `outboxDrained`
  *   resolves once every queued record is acknowledged, timed from that event.
  * Every database it makes is deleted by `cleanup`.
  */
@@ -72,7 +72,7 @@ export interface BrowserBench {
   replicateFrom(options: { address: string; topic: string; untilOffset: number }): Promise<Timed>
   outboxOpen(options: { bootstrap: string[]; name: string; maxRecords: number; topic: string }): Promise<void>
   outboxEnqueue(options: { topic: string; records: number; perEnqueue: number }): Promise<Timed & { pending: number }>
-  /** Closes the page's WebSockets, as a lost network would (Chromium's offline emulation keeps them open). */
+  /** Closes the outbox's WebSockets, as a lost network would (Chromium's offline emulation keeps them open). */
   dropConnections(): Promise<number>
   outboxArm(): void
   outboxDrained(records: number): Promise<Timed & DrainDetail>
@@ -119,13 +119,15 @@ let outboxStore: TimedOutboxStore | undefined
 let online: Promise<number> | undefined
 /** WebSockets the page opens and sees close, for the drain's timeline (is the connection kept across offline?). */
 const socketEvents: Array<{ at: number; what: string }> = []
+/** Open WebSockets dialed since the outbox was opened: its connections (the page's other clients keep theirs). */
 const sockets = new Set<WebSocket>()
+let trackSockets = false
 let armedAt = 0
 const PageWebSocket = window.WebSocket
 window.WebSocket = class extends PageWebSocket {
   constructor(url: string | URL, protocols?: string | string[]) {
     super(url, protocols)
-    sockets.add(this)
+    if (trackSockets) sockets.add(this)
     this.addEventListener('close', () => sockets.delete(this))
     const where = String(url).replace(/^wss?:\/\//, '')
     socketEvents.push({ at: performance.now(), what: `WebSocket to ${where} dialed` })
@@ -342,6 +344,7 @@ const bench: BrowserBench = {
   async outboxOpen({ bootstrap, name, maxRecords, topic }) {
     databases.push(`tributary-outbox:${name}`)
     outboxStore = new TimedOutboxStore(name)
+    trackSockets = true
     outbox = await Tributary.openOutbox({
       bootstrap,
       connectionTimeout: 10_000,
@@ -381,6 +384,7 @@ const bench: BrowserBench = {
     )
     for (const socket of open) socket.close()
     await waitFor(async () => (await Promise.all(closed)).length, 'the WebSockets to close')
+    trackSockets = false
     return open.length
   },
 
