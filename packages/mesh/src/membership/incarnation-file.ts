@@ -24,8 +24,9 @@ export function incarnationFile(dataDir: string): IncarnationStore {
       }
       // Damaged or foreign content: start time decides, and the next save repairs the file.
       if (text.length === 0 || text.length > MAX_FILE_BYTES || !/^[0-9]+$/.test(text)) return undefined
+      // Start times make ~2^61; one at 2^63 or more is damage (and plus one must still fit a uint64).
       const value = BigInt(text)
-      return value > 0n && value < 1n << 64n ? value : undefined
+      return value > 0n && value < 1n << 63n ? value : undefined
     },
     async save(incarnation) {
       await mkdir(dataDir, { recursive: true })

@@ -36,7 +36,7 @@ describe('membership > incarnations across restarts', () => {
 
   it('treats a damaged file as absent, and the next save repairs it', async () => {
     const store = incarnationFile(dir)
-    for (const content of ['', 'not a number', '9'.repeat(40), '-5', '0']) {
+    for (const content of ['', 'not a number', '9'.repeat(40), '-5', '0', (1n << 63n).toString()]) {
       await writeFile(join(dir, INCARNATION_FILE), content)
       expect(await store.load(), JSON.stringify(content)).toBeUndefined()
     }
