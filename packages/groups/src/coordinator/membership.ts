@@ -73,11 +73,11 @@ export function handleSync(
     )
     return
   }
-  if (group.state === 'PreparingRebalance') {
-    ctx.out.fail(req, new RebalanceInProgressError(`group ${group.groupId} is rebalancing; rejoin`), true)
-    return
-  }
-  if (group.state !== 'CompletingRebalance' && group.state !== 'Stable') {
+  // A sync of the current generation that arrives once the next rebalance began still gets its
+  // assignment (Kafka answers REBALANCE_IN_PROGRESS): a cooperative member learns what to revoke
+  // in this round, and rejoins having released it, instead of one round later. It hears of the
+  // rebalance from its heartbeat. The assignment was fixed at the join; nothing newer exists yet.
+  if (group.state !== 'CompletingRebalance' && group.state !== 'Stable' && group.state !== 'PreparingRebalance') {
     ctx.out.fail(req, new CoordinatorNotAvailableError(`group ${group.groupId} is ${group.state}`), true)
     return
   }

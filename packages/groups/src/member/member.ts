@@ -331,7 +331,9 @@ export class GroupMember {
     if (r.errorCode === 0) return
     if (REJOIN.has(r.errorCode)) {
       if (this.phase === 'stable') this.beginJoin(now, 'the group is rebalancing')
-      else if (this.phase === 'revoking') this.rejoinRequested = 'the group is rebalancing'
+      // While syncing, the answer may still bring this generation's assignment (and revocations):
+      // take it, then rejoin.
+      else if (this.phase === 'revoking' || this.phase === 'syncing') this.rejoinRequested = 'the group is rebalancing'
       return
     }
     if (r.errorCode === ErrorCode.UNKNOWN_MEMBER_ID || FATAL.has(r.errorCode))

@@ -4,6 +4,44 @@ import { decodeGroupMetadataValue, decodeOffsetsKey, type GroupRequest } from '.
 import { Driver, GROUP, only, partitions, tp } from './driver.ts'
 
 describe('coordinator > join and sync', () => {
+  it("a member's sync that arrives after the next rebalance began still gets its assignment and revocations", () => {
+    // a and b own everything in generation 2; c joins. a rejoins first after revoking, which starts
+    // generation 4's rebalance before b's sync of generation 3 arrives: b still learns in generation
+    // 3 what to give up (Kafka answers REBALANCE_IN_PROGRESS, which costs b's share a third round).
+    const d = new Driver()
+    d.join('a')
+    d.sync('a', 1)
+    d.join('b')
+    d.join('a', { memberId: 'c-a', owned: tp(0, 1, 2, 3, 4, 5), ownedGeneration: 1 })
+    d.sync('a', 2)
+    d.sync('b', 2)
+    d.join('a', { memberId: 'c-a', owned: tp(...d.assignmentOf('a')), ownedGeneration: 2 })
+    d.join('b', { memberId: 'c-b', owned: [], ownedGeneration: 2 })
+    d.sync('a', 3)
+    d.sync('b', 3)
+    expect(d.describe()?.state).toBe('Stable')
+    const a3 = d.assignmentOf('a')
+    const b3 = d.assignmentOf('b')
+    expect([a3.length, b3.length]).toEqual([3, 3])
+
+    d.join('c')
+    d.join('a', { memberId: 'c-a', owned: tp(...a3), ownedGeneration: 3 })
+    d.join('b', { memberId: 'c-b', owned: tp(...b3), ownedGeneration: 3 })
+    const syncA = only(d.sync('a', 4))
+    const revokedByA = partitions(syncA, 'revoke')
+    expect(revokedByA).toHaveLength(1)
+    d.join('a', { memberId: 'c-a', owned: tp(...partitions(syncA)), ownedGeneration: 4 })
+    expect(d.describe()?.state).toBe('PreparingRebalance')
+    const syncB = only(d.sync('b', 4))
+    expect(syncB).toMatchObject({ kind: 'sync', errorCode: 0, generation: 4 })
+    const revokedByB = partitions(syncB, 'revoke')
+    expect(revokedByB).toHaveLength(1)
+    // b rejoins having released its share and c rejoins: generation 5 gives c both partitions.
+    d.join('b', { memberId: 'c-b', owned: tp(...partitions(syncB)), ownedGeneration: 4 })
+    d.join('c', { memberId: 'c-c', owned: [], ownedGeneration: 4 })
+    expect(partitions(only(d.sync('c', 5)))).toEqual([...revokedByA, ...revokedByB].sort((x, y) => x - y))
+  })
+
   it('gives a first member generation 1 and every partition; persists the group before answering', () => {
     const d = new Driver()
     const join = only(d.join('a'))
