@@ -100,16 +100,20 @@ export const PEER_KEY_FILE = 'peer-key'
 // --- Replication --------------------------------------------------------------------------------
 
 /**
- * Per-partition Raft timing of a peer. A follower stands after 1-1.5 s without a successful
- * fetch (jittered so followers do not split the vote), a candidate retries after 0.5-1 s,
- * replicas long-poll the leader for up to 300 ms: a dead leader is replaced in about 1.1-1.6 s.
+ * Per-partition Raft timing of a peer, KRaft's defaults: a follower stands after 2-3 s without a
+ * successful fetch (jittered so followers do not split the vote), a candidate retries after 1-2 s,
+ * replicas long-poll the leader for up to 300 ms. A leader whose connection closes (a crash) is
+ * replaced at once (leaderUnreachable); only a silent one (frozen, partitioned) waits the fetch
+ * timeout. Half these timeouts (1 s / 0.5 s) set off elections on a loaded 2-core machine: with
+ * a browser and eight consumer processes beside three peers, stalls of the peers' event loops
+ * outlasted 1 s and the groups benchmark's coordinators changed hands mid-run.
  * Leaders check every 30 s that they are their partition's preferred leader (Kafka checks every
  * 300 s; peers restart far more often than brokers, and a hand-over costs one election). A voter
  * out of sync for 60 s (after the 30 s lag of the in-sync set) is replaced.
  */
 export const DEFAULT_PEER_RAFT = {
-  fetchTimeoutMs: 1000,
-  electionTimeoutMs: 500,
+  fetchTimeoutMs: 2000,
+  electionTimeoutMs: 1000,
   fetchMaxWaitMs: 300,
   requestTimeoutMs: 1000,
   leaderImbalanceCheckIntervalMs: 30_000,
