@@ -11,15 +11,13 @@
  * committed and read on the other.
  */
 import { Tributary } from '@tributary/client'
-import { BROWSER_VOTERS_ALLOWED, placeReplicas } from '@tributary/mesh'
+import { BROWSER_VOTERS_ALLOWED } from '@tributary/mesh'
 import type { Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { type PeerProcess, waitFor } from '../helpers/peer-process.ts'
 import { closeAll, openBrowser, serveTestPage, startWebPeer } from './page.ts'
 import type { ConnectionView, ReplicaView } from './pages/webrtc-pair.ts'
 
-/** Topics made at most, and partitions each, to find a partition the relay is to lead. */
-const TOPIC_ATTEMPTS = 12
 const PARTITIONS = 3
 const BALANCE_CHECK_MS = 2_000
 const SETTLE_MS = 60_000
@@ -100,33 +98,27 @@ describe('web > two pages over WebRTC', () => {
       'the relay to see both pages as voters',
       SETTLE_MS,
     )
-    // Voters {relay, A, B}, the relay the preferred leader: placement hashes the topic id (random
-    // at creation), so topics are made until one has a partition the relay is to lead (each
-    // partition 1 in 3; bounded).
-    const voters = [relay.peerId, idA, idB].sort()
-    let chosen: { topic: string; partition: number } | undefined
-    for (let attempt = 0; attempt < TOPIC_ATTEMPTS && chosen === undefined; attempt++) {
-      const topic = `webrtc-pair-${attempt}`
-      await admin.createTopics({
-        topics: [
-          {
-            topic,
-            numPartitions: PARTITIONS,
-            replicationFactor: 3,
-            configEntries: [{ name: BROWSER_VOTERS_ALLOWED, value: 'true' }],
-          },
-        ],
-        timeout: SETTLE_MS,
-      })
-      const [described] = await admin.describeTopics({ topics: [topic] })
-      const partition = described!.partitions
-        .map((p) => p.partition)
-        .find((p) => placeReplicas(described!.topicId, p, 3, voters)[0] === relay.peerId)
-      if (partition === undefined) await admin.deleteTopics({ topics: [topic] })
-      else chosen = { topic, partition }
+    // Voters {relay, A, B}. Placement puts the peers every client can reach (Node peers) first
+    // among a partition's replicas, so the relay is the preferred leader of every partition: a
+    // Node client can produce to it (it cannot dial a browser leader).
+    const topic = 'webrtc-pair'
+    const partition = 0
+    await admin.createTopics({
+      topics: [
+        {
+          topic,
+          numPartitions: PARTITIONS,
+          replicationFactor: 3,
+          configEntries: [{ name: BROWSER_VOTERS_ALLOWED, value: 'true' }],
+        },
+      ],
+      timeout: SETTLE_MS,
+    })
+    const { topics } = await admin.fetchTopicMetadata({ topics: [topic] })
+    for (const p of topics[0]!.partitions) {
+      expect([...p.replicas].sort()).toEqual([relay.peerId, idA, idB].sort())
+      expect(p.replicas[0], `the preferred leader of ${topic}-${p.partitionId}`).toBe(relay.peerId)
     }
-    expect(chosen, `a partition the relay is to lead in ${TOPIC_ATTEMPTS} topics`).toBeDefined()
-    const { topic, partition } = chosen!
     const replicaOf = (page: Page): Promise<ReplicaView | undefined> =>
       page.evaluate(([t, p]) => window.pair.replica(t, p), [topic, partition] as const)
     for (const page of [a, b]) {
@@ -138,7 +130,7 @@ describe('web > two pages over WebRTC', () => {
         'each page to host a voting replica, following the relay',
         SETTLE_MS,
       )
-      expect(replica.voters).toEqual(voters)
+      expect(replica.voters).toEqual([relay.peerId, idA, idB].sort())
     }
 
     // Produced from Node to the relay, the leader: both pages replicate every record.

@@ -375,7 +375,14 @@ export class Peer implements HandlerContext {
   }
 
   async createTopic(spec: TopicSpec): Promise<TopicView> {
-    return this.registry.createTopic(spec, this.voters(spec.configs))
+    const voters = this.voters(spec.configs)
+    return this.registry.createTopic(spec, voters, new Set(voters.filter((id) => !this.isBrowserPeer(id))))
+  }
+
+  /** A peer that stores in IndexedDB: a browser tab, reachable only through relays and WebRTC. */
+  private isBrowserPeer(peerId: string): boolean {
+    if (peerId === this.peerId) return this.options.storage?.kind === 'idb'
+    return this.membership.members().find((m) => m.peerId === peerId)?.storage === 'idb'
   }
 
   async deleteTopic(name: string): Promise<void> {

@@ -30,12 +30,18 @@ interface Scored {
 /**
  * The replicas of `partition` of topic `topicId`, best first: the preferred leader is the first.
  * Deterministic, independent of the order (and duplicates) of `voters`.
+ *
+ * `servers`, when given, are the voters every client can reach (Node peers, listening on TCP and
+ * WebSockets; a browser is reachable only through relays and WebRTC, which Node clients do not
+ * speak). Which voters hold the partition is still decided by score alone; among them, servers
+ * come first, so a browser leads a partition only while no server replica can.
  */
 export function placeReplicas(
   topicId: string,
   partition: number,
   replicationFactor: number,
   voters: readonly string[],
+  servers?: ReadonlySet<string>,
 ): string[] {
   if (!Number.isSafeInteger(partition) || partition < 0) {
     throw new RangeError(`partition must be a non-negative integer, got ${partition}`)
@@ -50,7 +56,9 @@ export function placeReplicas(
   const prefix = placementPrefix(topicId, partition)
   const scored = distinct.map((peerId) => score(prefix, peerId))
   scored.sort(byScoreDescending)
-  return scored.slice(0, replicationFactor).map((s) => s.peerId)
+  const chosen = scored.slice(0, replicationFactor).map((s) => s.peerId)
+  if (servers === undefined) return chosen
+  return [...chosen.filter((id) => servers.has(id)), ...chosen.filter((id) => !servers.has(id))]
 }
 
 /** The preferred leader of a replica list: its first member (undefined for an empty list). */

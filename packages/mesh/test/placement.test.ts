@@ -30,6 +30,24 @@ describe('mesh > placement', () => {
     }
   })
 
+  it('puts servers first among the chosen replicas, so a browser voter leads only where no server can', () => {
+    const voters = peers(5)
+    const servers = new Set([voters[0]!, voters[1]!])
+    let browserFirstWithout = 0
+    for (let p = 0; p < 100; p++) {
+      const plain = placeReplicas(TOPIC, p, 3, voters)
+      const placed = placeReplicas(TOPIC, p, 3, voters, servers)
+      // The same three peers hold it: only the order (the preferred leader) may change.
+      expect([...placed].sort()).toEqual([...plain].sort())
+      const firstBrowser = placed.findIndex((id) => !servers.has(id))
+      if (firstBrowser !== -1) expect(placed.slice(firstBrowser).every((id) => !servers.has(id))).toBe(true)
+      if (plain.some((id) => servers.has(id))) expect(servers.has(placed[0]!)).toBe(true)
+      if (!servers.has(plain[0]!)) browserFirstWithout++
+    }
+    // Without the servers hint, browsers would have led some of these partitions.
+    expect(browserFirstWithout).toBeGreaterThan(0)
+  })
+
   it('returns distinct replicas, best first, and a prefix for smaller replication factors', () => {
     const voters = peers(9)
     for (let p = 0; p < 50; p++) {

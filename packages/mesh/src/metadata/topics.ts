@@ -91,11 +91,11 @@ export class TopicRegistry {
   }
 
   /**
-   * Creates a topic whose partitions are placed over `voters` (the peers that may vote), and
-   * returns it. Throws `InvalidTopicError`, `InvalidPartitionsError`, `InvalidReplicationFactorError`,
+   * Creates a topic whose partitions are placed over `voters` (the peers that may vote), `servers`
+   * among them leading where they hold a replica (see placeReplicas), and returns it. Throws `InvalidTopicError`, `InvalidPartitionsError`, `InvalidReplicationFactorError`,
    * `InvalidConfigError`, or `TopicAlreadyExistsError` if the name holds a live topic here.
    */
-  createTopic(spec: CreateTopicSpec, voters: readonly string[]): TopicDescription {
+  createTopic(spec: CreateTopicSpec, voters: readonly string[], servers?: ReadonlySet<string>): TopicDescription {
     const { name, partitions, replicationFactor } = spec
     validateTopicName(name)
     const existing = this.getTopic(name)
@@ -121,7 +121,7 @@ export class TopicRegistry {
     const topicId = topicIdToHex(this.randomBytes(TOPIC_ID_BYTES))
     const replicas: string[][] = []
     for (let partition = 0; partition < partitions; partition++) {
-      replicas.push(placeReplicas(topicId, partition, replicationFactor, voters))
+      replicas.push(placeReplicas(topicId, partition, replicationFactor, voters, servers))
     }
     return this.write({ name, topicId, partitions, replicationFactor, configs, replicas, createdAtMs: this.now() })
   }
