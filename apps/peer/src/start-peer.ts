@@ -128,9 +128,6 @@ export async function startPeerProcess(options: StartPeerOptions): Promise<void>
     httpPort: http.port,
     pid: process.pid,
   }
-  await writeFile(join(dataDir, 'peer.json'), `${JSON.stringify(info, null, 2)}\n`)
-  logger.info({ ...info, dataDir }, 'peer ready')
-
   await new Promise<void>((resolveStop) => {
     let stopping = false
     const stop = (signal: string): void => {
@@ -158,5 +155,15 @@ export async function startPeerProcess(options: StartPeerOptions): Promise<void>
     }
     process.once('SIGINT', () => stop('SIGINT'))
     process.once('SIGTERM', () => stop('SIGTERM'))
+    // Announced only now: whoever reads peer.json and signals the peer gets a clean shutdown (its
+    // leave announced), not Node's default exit.
+    writeFile(join(dataDir, 'peer.json'), `${JSON.stringify(info, null, 2)}\n`).then(
+      () => logger.info({ ...info, dataDir }, 'peer ready'),
+      (err: unknown) => {
+        logger.error({ err }, 'cannot write peer.json: stopping')
+        process.exitCode = 1
+        stop('startup failure')
+      },
+    )
   })
 }
