@@ -27,7 +27,8 @@
  * once when the mesh is reachable: `await Tributary.openOutbox({ bootstrap, outbox: { name } })`,
  * then `enqueue` / `send` (see OutboxProducer).
  *
- * Inside a running peer, `Tributary.fromPeer(peer)` gives the same API. Offsets and timestamps
+ * Inside a running peer, `Tributary.fromPeer(peer, { readFrom })` gives the same API; its consumers
+ * read the peer's own replica by default (ReadFrom: 'local' | 'nearby' | 'leader'). Offsets and timestamps
  * are strings in results (64-bit, as in KafkaJS); inputs take strings, numbers or bigints.
  * Errors are the classes of @tributary/wire's one code table (re-exported here) plus the
  * client's own (InvalidArgumentError, NumberOfRetriesExceededError, NoPeerAvailableError,
@@ -93,6 +94,7 @@ export {
   type TopicMetadata,
   type TopicResult,
 } from './broker.js'
+export type { ReadFrom } from './cluster/read-replicas.js'
 export {
   Consumer,
   type ConsumerOptions,
