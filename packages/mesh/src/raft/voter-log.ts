@@ -5,7 +5,21 @@
  * `trackVoterSets`, which tells the quorum state about voter sets appended and truncated away,
  * saving a write-ahead mark before an append that carries one (see PersistedVoterHistory).
  */
-import type { AbortOptions, AppendResult, LeaderAppendOptions, PartitionLog } from '@tributary/log'
+import type {
+  AbortOptions,
+  AppendResult,
+  CompactionResult,
+  EpochEndOffset,
+  EpochEntry,
+  LeaderAppendOptions,
+  LogConfig,
+  PartitionLog,
+  ProducerDescription,
+  ReadOptions,
+  ReadResult,
+  RetentionResult,
+  TimestampOffset,
+} from '@tributary/log'
 import { voterSetsIn } from './control-batch.js'
 import type { VoterSet } from './voter-history.js'
 
@@ -36,68 +50,135 @@ export interface VoterSetListener {
 
 /**
  * `inner` as seen by the Raft replica: appends and truncations report the voter sets they add or
- * remove; every other member passes straight through. A proxy rather than a delegating class, so
- * the log contract can grow without this file having to follow it.
+ * remove; every other member passes straight through.
  */
 export function trackVoterSets(inner: PartitionLog, listener: () => VoterSetListener): PartitionLog {
-  const writes: Partial<PartitionLog> = {
-    async appendAsLeader(batches: Uint8Array, leaderEpoch: number, options?: LeaderAppendOptions) {
-      // Only the replication layer appends control batches; producers' batches never carry voter sets.
-      if (options?.allowControl !== true) return inner.appendAsLeader(batches, leaderEpoch, options)
-      const from = inner.logEndOffset
-      const sets = await voterSetsIn(batches, from)
-      if (sets.length === 0) return inner.appendAsLeader(batches, leaderEpoch, options)
-      const l = listener()
-      await l.beforeVoterAppend(from)
-      let result: AppendResult
-      try {
-        result = await inner.appendAsLeader(batches, leaderEpoch, options)
-      } catch (err) {
-        await l.afterVoterAppend([])
-        throw err
-      }
-      // Producer appends run outside the raft lock, so the log may have numbered ours later than
-      // it stood when we looked: count from where it really went.
-      const shift = result.firstOffset - from
-      await l.afterVoterAppend(sets.map((s) => ({ offset: s.offset + shift, voters: s.voters })))
-      return result
-    },
-    async appendAsFollower(batches: Uint8Array, options?: AbortOptions) {
-      const sets = await voterSetsIn(batches)
-      if (sets.length === 0) return inner.appendAsFollower(batches, options)
-      const l = listener()
-      await l.beforeVoterAppend(inner.logEndOffset)
-      try {
-        const result = await inner.appendAsFollower(batches, options)
-        await l.afterVoterAppend(sets)
-        return result
-      } catch (err) {
-        await l.afterVoterAppend([])
-        throw err
-      }
-    },
-    async truncateTo(offset: number, options?: AbortOptions) {
-      await inner.truncateTo(offset, options)
-      await listener().logTruncated(inner.logEndOffset)
-    },
-    async truncateFullyAndStartAt(offset: number, options?: AbortOptions) {
-      await inner.truncateFullyAndStartAt(offset, options)
-      await listener().logRestarted()
-    },
+  return new VoterTrackingLog(inner, listener)
+}
+
+/**
+ * A delegating class rather than a Proxy: the replica reads `logEndOffset`, `highWatermark` and
+ * the epoch cache several times per fetch and produce, and a proxy trap on each read was a
+ * visible share of a replicating peer's CPU. `implements PartitionLog` makes a member added to
+ * the contract fail to compile here until it is passed through.
+ */
+class VoterTrackingLog implements PartitionLog {
+  constructor(
+    private readonly inner: PartitionLog,
+    private readonly listener: () => VoterSetListener,
+  ) {}
+
+  get name(): string {
+    return this.inner.name
   }
-  const bound = new Map<PropertyKey, unknown>()
-  return new Proxy(inner, {
-    get(target, prop) {
-      if (Object.hasOwn(writes, prop)) return writes[prop as keyof PartitionLog]
-      // Read through the real log (getters and methods run on it, not on the proxy).
-      const value: unknown = Reflect.get(target, prop, target)
-      if (typeof value !== 'function') return value
-      let fn = bound.get(prop)
-      if (fn === undefined) {
-        fn = (value as (...args: unknown[]) => unknown).bind(target)
-        bound.set(prop, fn)
-      }
-      return fn
-    },
-  })
+  get config(): Readonly<LogConfig> {
+    return this.inner.config
+  }
+  get logStartOffset(): number {
+    return this.inner.logStartOffset
+  }
+  get logEndOffset(): number {
+    return this.inner.logEndOffset
+  }
+  get highWatermark(): number {
+    return this.inner.highWatermark
+  }
+  get sizeBytes(): number {
+    return this.inner.sizeBytes
+  }
+  get segmentCount(): number {
+    return this.inner.segmentCount
+  }
+
+  async appendAsLeader(batches: Uint8Array, leaderEpoch: number, options?: LeaderAppendOptions): Promise<AppendResult> {
+    const { inner } = this
+    // Only the replication layer appends control batches; producers' batches never carry voter sets.
+    if (options?.allowControl !== true) return inner.appendAsLeader(batches, leaderEpoch, options)
+    const from = inner.logEndOffset
+    const sets = await voterSetsIn(batches, from)
+    if (sets.length === 0) return inner.appendAsLeader(batches, leaderEpoch, options)
+    const l = this.listener()
+    await l.beforeVoterAppend(from)
+    let result: AppendResult
+    try {
+      result = await inner.appendAsLeader(batches, leaderEpoch, options)
+    } catch (err) {
+      await l.afterVoterAppend([])
+      throw err
+    }
+    // Producer appends run outside the raft lock, so the log may have numbered ours later than
+    // it stood when we looked: count from where it really went.
+    const shift = result.firstOffset - from
+    await l.afterVoterAppend(sets.map((s) => ({ offset: s.offset + shift, voters: s.voters })))
+    return result
+  }
+
+  async appendAsFollower(batches: Uint8Array, options?: AbortOptions): Promise<AppendResult> {
+    const { inner } = this
+    const sets = await voterSetsIn(batches)
+    if (sets.length === 0) return inner.appendAsFollower(batches, options)
+    const l = this.listener()
+    await l.beforeVoterAppend(inner.logEndOffset)
+    try {
+      const result = await inner.appendAsFollower(batches, options)
+      await l.afterVoterAppend(sets)
+      return result
+    } catch (err) {
+      await l.afterVoterAppend([])
+      throw err
+    }
+  }
+
+  async truncateTo(offset: number, options?: AbortOptions): Promise<void> {
+    await this.inner.truncateTo(offset, options)
+    await this.listener().logTruncated(this.inner.logEndOffset)
+  }
+
+  async truncateFullyAndStartAt(offset: number, options?: AbortOptions): Promise<void> {
+    await this.inner.truncateFullyAndStartAt(offset, options)
+    await this.listener().logRestarted()
+  }
+
+  read(offset: number, options?: ReadOptions): Promise<ReadResult> {
+    return this.inner.read(offset, options)
+  }
+  setHighWatermark(offset: number): void {
+    this.inner.setHighWatermark(offset)
+  }
+  deleteRecordsBefore(offset: number, options?: AbortOptions): Promise<number> {
+    return this.inner.deleteRecordsBefore(offset, options)
+  }
+  offsetForTimestamp(timestamp: number, options?: AbortOptions): Promise<TimestampOffset | null> {
+    return this.inner.offsetForTimestamp(timestamp, options)
+  }
+  describeProducers(): ProducerDescription[] {
+    return this.inner.describeProducers()
+  }
+  latestEpoch(): number {
+    return this.inner.latestEpoch()
+  }
+  epochEntries(): readonly EpochEntry[] {
+    return this.inner.epochEntries()
+  }
+  endOffsetForEpoch(epoch: number): EpochEndOffset {
+    return this.inner.endOffsetForEpoch(epoch)
+  }
+  flush(options?: AbortOptions): Promise<void> {
+    return this.inner.flush(options)
+  }
+  applyRetention(options?: AbortOptions): Promise<RetentionResult> {
+    return this.inner.applyRetention(options)
+  }
+  compact(options?: AbortOptions): Promise<CompactionResult> {
+    return this.inner.compact(options)
+  }
+  updateConfig(config: Partial<LogConfig>): void {
+    this.inner.updateConfig(config)
+  }
+  close(): Promise<void> {
+    return this.inner.close()
+  }
+  destroy(): Promise<void> {
+    return this.inner.destroy()
+  }
 }
