@@ -13,6 +13,11 @@ import { halfWindowUpdates } from '@tributary/mesh/yamux-window-updates'
 import { createLibp2p } from 'libp2p'
 import type { ClientNode, LightNodeOptions } from './options.js'
 
+/** How often every connection is pinged. */
+const PING_INTERVAL_MS = 5_000
+/** A ping unanswered this long (more if the link's pings have been slow: libp2p's adaptive timeout) closes the connection. */
+const PING_TIMEOUT_MS = 10_000
+
 export async function createLightNode(options: LightNodeOptions = {}): Promise<ClientNode> {
   return createLibp2p({
     ...(options.privateKey === undefined ? {} : { privateKey: options.privateKey }),
@@ -25,7 +30,19 @@ export async function createLightNode(options: LightNodeOptions = {}): Promise<C
     connectionEncrypters: [noise()],
     streamMuxers: [halfWindowUpdates(yamux())],
     ...(options.allowInsecureWebSockets === true ? { connectionGater: { denyDialMultiaddr: () => false } } : {}),
-    connectionMonitor: { abortConnectionOnPingFailure: false },
+    // A browser's connection can die silently on a network change (Wi-Fi to cellular, a NAT
+    // forgetting it): the WebSocket stays open, nothing arrives, and a request sent on it waits
+    // out its timeout (31 s for an outbox produce) — again and again, as nothing closes the
+    // connection. So a failed ping closes it: in-flight requests fail at once (retriable) and the
+    // next one dials afresh. A dead link is closed at most PING_INTERVAL_MS + PING_TIMEOUT_MS after
+    // it died. Node peers keep pings advisory (a saturated replication link once failed a 5 s ping,
+    // PLATFORM.md); a light node's timeout is twice that, and its pings share the link only with
+    // its own requests.
+    connectionMonitor: {
+      abortConnectionOnPingFailure: true,
+      pingInterval: PING_INTERVAL_MS,
+      pingTimeout: { minTimeout: PING_TIMEOUT_MS, maxTimeout: 2 * PING_TIMEOUT_MS },
+    },
     services: { identify: identify() },
   })
 }
