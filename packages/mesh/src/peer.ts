@@ -443,7 +443,9 @@ export class Peer implements HandlerContext {
     this.stopping ??= (async () => {
       this.node.removeEventListener('peer:disconnect', this.onDisconnect)
       await this.protocols.stop()
-      await this.membership.stop().catch((err: unknown) => this.logger.warn({ err }, 'membership stop failed'))
+      await this.membership
+        .stop({ nodeStopping: true })
+        .catch((err: unknown) => this.logger.warn({ err }, 'membership stop failed'))
       clearInterval(this.leadershipTimer)
       await this.sync.stop().catch((err: unknown) => this.logger.warn({ err }, 'metadata sync stop failed'))
       this.registry.close()

@@ -230,8 +230,15 @@ export class Membership extends TypedEventEmitter<MembershipEvents> {
   /**
    * Publishes a `leaving` heartbeat (waiting at most LEAVE_PUBLISH_TIMEOUT_MS), then stops timers and
    * dials and clears the view. Call before stopping the libp2p node. Idempotent.
+   *
+   * `nodeStopping`: the libp2p node stops right after, so the topic is not unsubscribed. An
+   * unsubscribe PRUNEs our gossipsub mesh links with a backoff, and a peer that restarts with the
+   * same identity and GRAFTs within it is refused and held out of the others' meshes for the full
+   * prune backoff (60 s): its heartbeats then travel only as gossip, slower. A node that stops
+   * simply disconnects, which drops it from the meshes with no backoff. Without `nodeStopping` the
+   * node lives on, and unsubscribing is what stops the others sending it membership gossip.
    */
-  async stop(): Promise<void> {
+  async stop(options: { nodeStopping?: boolean } = {}): Promise<void> {
     if (!this.#running) return
     this.#running = false
     this.#timers.clearInterval(this.#timer)
@@ -243,11 +250,14 @@ export class Membership extends TypedEventEmitter<MembershipEvents> {
     const { pubsub } = this.#node.services
     pubsub.removeEventListener('message', this.#onMessage)
     this.#node.removeEventListener('peer:disconnect', this.#onDisconnect)
-    if (pubsub.topicValidators.get(TOPIC) === this.#validate) pubsub.topicValidators.delete(TOPIC)
-    try {
-      pubsub.unsubscribe(TOPIC)
-    } catch (err) {
-      this.#logger.debug({ err: (err as Error).message }, 'unsubscribe failed (node stopped?)')
+    // Still subscribed until the node stops: heartbeats passing through are validated until then.
+    if (options.nodeStopping !== true) {
+      if (pubsub.topicValidators.get(TOPIC) === this.#validate) pubsub.topicValidators.delete(TOPIC)
+      try {
+        pubsub.unsubscribe(TOPIC)
+      } catch (err) {
+        this.#logger.debug({ err: (err as Error).message }, 'unsubscribe failed (node stopped?)')
+      }
     }
     this.#view.clear()
   }
