@@ -13,13 +13,15 @@
  * fresh `{}` without a pass over them; records of a batch that share a timestamp (a producer
  * stamps a whole batch at once) share its string; uncompressed batches decode without an await.
  * Fewer, shorter-lived objects also keep the young generation from overflowing into costly
- * old-space collections while a fetched chunk's messages are alive.
+ * old-space collections while a fetched chunk's messages are alive. And records are decoded only
+ * when asked for (FetchedBatches): an eachBatch handler that reads no message pays for none.
  */
 import {
   CorruptRecordError,
   type RecordHeader,
   type RecordVisitor,
   readBatchHeader,
+  verifyBatchCrc,
   visitRecordBatch,
   visitRecordBatchSync,
 } from '@tributary/wire'
@@ -83,39 +85,139 @@ export async function decodeFetched(
   fromOffset: number,
   options: { maxDecompressedBytes?: number } = {},
 ): Promise<DecodedFetch> {
-  const messages: KafkaMessage[] = []
-  // Views cut from a Buffer are Buffers: no second wrapping per key and value.
-  const bytes = view(records)
-  const decodeOptions =
-    options.maxDecompressedBytes === undefined ? {} : { maxDecompressedBytes: options.maxDecompressedBytes }
-  let nextOffset = fromOffset
-  let pos = 0
-  while (bytes.length - pos >= BATCH_HEADER) {
-    const size = LOG_OVERHEAD + int32At(bytes, pos + 8)
-    if (size > bytes.length - pos && size >= BATCH_HEADER) {
-      // A partial batch at the end is for the next fetch; one that is the whole answer would never progress.
-      if (pos === 0) {
-        throw new CorruptRecordError(`fetched ${bytes.length} bytes hold no whole batch (the first declares ${size})`)
-      }
-      break
-    }
-    const header = readBatchHeader(bytes, pos) // CorruptRecordError for anything malformed
-    const lastOffset = header.baseOffset + header.lastOffsetDelta
-    if (lastOffset >= fromOffset && !header.control) {
-      const compressed = (header.attributes & COMPRESSION_MASK) !== 0
-      // A decompressed buffer is not ours to have wrapped: its views are wrapped one by one.
-      const visit = collector(messages, fromOffset, header.attributes, compressed ? view : undefined)
-      if (compressed) await visitRecordBatch(bytes, pos, visit, decodeOptions)
-      else visitRecordBatchSync(bytes, pos, visit, decodeOptions)
-    }
-    nextOffset = Math.max(nextOffset, lastOffset + 1)
-    pos += size
-  }
-  if (pos === 0 && bytes.length > 0) {
-    throw new CorruptRecordError(`fetched ${bytes.length} bytes hold no whole batch header`)
-  }
-  return { messages, nextOffset }
+  const fetched = FetchedBatches.index(records, fromOffset)
+  return { messages: await fetched.decode(options), nextOffset: fetched.nextOffset }
 }
+
+/** A whole batch of a fetch answer, located by its header. */
+interface BatchAt {
+  pos: number
+  attributes: number
+  compressed: boolean
+}
+
+/**
+ * A fetch answer's batches, located and CRC-checked (Kafka's check.crcs) but not yet decoded: an
+ * eachBatch handler that never reads `batch.messages` (one that only moves a position, or hands the
+ * batch on) costs a header walk and a CRC pass, not an object per record. `firstOffset` and
+ * `lastOffset` decode one batch each, not all. Structural errors in the batch headers, a torn
+ * first batch and CRC mismatches are CorruptRecordErrors from `index`; a record-level one surfaces
+ * when the records are decoded.
+ */
+export class FetchedBatches {
+  private constructor(
+    private readonly bytes: Uint8Array,
+    private readonly fromOffset: number,
+    /** Batches that may hold records at or after fromOffset (control batches left out). */
+    private readonly batches: readonly BatchAt[],
+    /** Where the next fetch starts: past every whole batch seen (control batches included). */
+    readonly nextOffset: number,
+    /** Some batch needs decompressing, which is asynchronous: only `decode` reads it. */
+    readonly compressed: boolean,
+  ) {}
+
+  static index(records: Uint8Array, fromOffset: number): FetchedBatches {
+    // Views cut from a Buffer are Buffers: no second wrapping per key and value.
+    const bytes = view(records)
+    const batches: BatchAt[] = []
+    let compressed = false
+    let nextOffset = fromOffset
+    let pos = 0
+    // Bounded by the answer's length: every turn moves past one whole batch.
+    while (bytes.length - pos >= BATCH_HEADER) {
+      const size = LOG_OVERHEAD + int32At(bytes, pos + 8)
+      if (size > bytes.length - pos && size >= BATCH_HEADER) {
+        // A partial batch at the end is for the next fetch; one that is the whole answer would never progress.
+        if (pos === 0) {
+          throw new CorruptRecordError(`fetched ${bytes.length} bytes hold no whole batch (the first declares ${size})`)
+        }
+        break
+      }
+      const header = readBatchHeader(bytes, pos) // CorruptRecordError for anything malformed
+      const lastOffset = header.baseOffset + header.lastOffsetDelta
+      if (lastOffset >= fromOffset && !header.control) {
+        if (!verifyBatchCrc(bytes, pos)) {
+          throw new CorruptRecordError(
+            `fetched record batch at base offset ${header.baseOffset} fails its CRC check (corrupted in transit or on disk)`,
+          )
+        }
+        const isCompressed = (header.attributes & COMPRESSION_MASK) !== 0
+        compressed ||= isCompressed
+        batches.push({ pos, attributes: header.attributes, compressed: isCompressed })
+      }
+      nextOffset = Math.max(nextOffset, lastOffset + 1)
+      pos += size
+    }
+    if (pos === 0 && bytes.length > 0) {
+      throw new CorruptRecordError(`fetched ${bytes.length} bytes hold no whole batch header`)
+    }
+    return new FetchedBatches(bytes, fromOffset, batches, nextOffset, compressed)
+  }
+
+  /** Every record at or after the fetch offset, as messages. */
+  async decode(options: { maxDecompressedBytes?: number } = {}): Promise<KafkaMessage[]> {
+    if (!this.compressed) return this.decodeSync()
+    const messages: KafkaMessage[] = []
+    const decodeOptions = { verifyCrc: false, ...options }
+    for (const { pos, attributes, compressed } of this.batches) {
+      // A decompressed buffer is not ours to have wrapped: its views are wrapped one by one.
+      const visit = collector(messages, this.fromOffset, attributes, compressed ? view : undefined)
+      if (compressed) await visitRecordBatch(this.bytes, pos, visit, decodeOptions)
+      else visitRecordBatchSync(this.bytes, pos, visit, decodeOptions)
+    }
+    return messages
+  }
+
+  /** `decode` without an await; only for answers with no compressed batch. */
+  decodeSync(): KafkaMessage[] {
+    if (this.compressed) throw new TypeError('a compressed fetch answer decodes asynchronously (decode())')
+    const messages: KafkaMessage[] = []
+    for (const { pos, attributes } of this.batches) {
+      visitRecordBatchSync(this.bytes, pos, collector(messages, this.fromOffset, attributes, undefined), NO_CRC)
+    }
+    return messages
+  }
+
+  /** The first record's offset at or after the fetch offset; undefined when there is none. Uncompressed answers only. */
+  firstOffset(): number | undefined {
+    for (const batch of this.batches) {
+      const found = this.offsetsOf(batch, 'first')
+      if (found !== undefined) return found
+    }
+    return undefined
+  }
+
+  /** The last record's offset (at or after the fetch offset); undefined when there is none. Uncompressed answers only. */
+  lastOffset(): number | undefined {
+    for (let i = this.batches.length - 1; i >= 0; i--) {
+      const found = this.offsetsOf(this.batches[i]!, 'last')
+      if (found !== undefined) return found
+    }
+    return undefined
+  }
+
+  /**
+   * One batch's first or last record offset at or after the fetch offset. Read from the records,
+   * not the header: a compacted batch keeps its lastOffsetDelta after its last records are gone.
+   */
+  private offsetsOf(batch: BatchAt, which: 'first' | 'last'): number | undefined {
+    if (batch.compressed) throw new TypeError('the offsets of a compressed batch are read by decode()')
+    let found: number | undefined
+    const from = this.fromOffset
+    visitRecordBatchSync(
+      this.bytes,
+      batch.pos,
+      (offset) => {
+        if (offset >= from && (which === 'last' || found === undefined)) found = offset
+      },
+      NO_CRC,
+    )
+    return found
+  }
+}
+
+/** CRCs are checked once, by FetchedBatches.index. */
+const NO_CRC = { verifyCrc: false }
 
 /** A visitor appending one batch's records at or after `fromOffset` to `out` as messages. */
 function collector(

@@ -9,7 +9,7 @@
 import { NumberOfRetriesExceededError } from '../errors.js'
 import type { Instrumentation } from '../instrumentation.js'
 import { isRetriable, type ResolvedRetryOptions, randomizedRetryTime } from '../retry.js'
-import { decodeFetched, type KafkaMessage } from './decode.js'
+import { FetchedBatches, type KafkaMessage } from './decode.js'
 import type { BatchProcessPayload, ConsumerEvents } from './events.js'
 import type { PartitionState } from './partition-state.js'
 
@@ -125,25 +125,35 @@ export class Runner {
     const generation = state.generation
     const live = (): boolean => !this.options.signal.aborted && state.generation === generation && !state.removed
     try {
-      let decoded: Awaited<ReturnType<typeof decodeFetched>>
+      const eachBatch = this.options.handlers.eachBatch
+      // eachBatch over uncompressed data gets a lazy batch: its records are decoded if the handler reads them.
+      let fetched: FetchedBatches
+      let messages: KafkaMessage[] | undefined
+      let first: number | undefined
       try {
-        decoded = await decodeFetched(chunk.records, chunk.fetchOffset)
+        fetched = FetchedBatches.index(chunk.records, chunk.fetchOffset)
+        if (eachBatch === undefined || fetched.compressed) messages = await fetched.decode()
+        else {
+          first = fetched.firstOffset()
+          if (first === undefined) messages = []
+        }
       } catch (err) {
         this.failed(state, err, false)
         return
       }
-      const { messages, nextOffset } = decoded
-      if (messages.length === 0) {
-        if (live()) state.position = nextOffset
+      if (messages?.length === 0) {
+        if (live()) state.position = fetched.nextOffset
         return
       }
       const hw = chunk.highWatermark
+      const records = new BatchRecords(fetched, messages, first)
       try {
-        if (this.options.handlers.eachBatch !== undefined) await this.eachBatch(state, messages, nextOffset, hw, live)
-        else await this.eachMessage(state, messages, nextOffset, live)
+        if (eachBatch !== undefined) await this.eachBatch(state, records, hw, live)
+        else await this.eachMessage(state, records.messages, fetched.nextOffset, live)
         state.handlerFailures = 0
       } catch (err) {
-        if (live()) this.failed(state, err, true)
+        // Data that fails to decode under the handler is the fetch's failure, not the handler's.
+        if (live()) this.failed(state, records.decodeError ?? err, records.decodeError === undefined)
       }
     } finally {
       state.processing = false
@@ -173,12 +183,12 @@ export class Runner {
 
   private async eachBatch(
     state: PartitionState,
-    messages: KafkaMessage[],
-    nextOffset: number,
+    records: BatchRecords,
     highWatermark: number,
     live: () => boolean,
   ): Promise<void> {
-    const batch = makeBatch(state.topic, state.partition, messages, highWatermark)
+    const nextOffset = records.nextOffset
+    const batch = makeBatch(state.topic, state.partition, records, highWatermark)
     const { instrumentation, handlers } = this.options
     let resolved: number | undefined
     const payload: EachBatchPayload = {
@@ -235,19 +245,80 @@ export class Runner {
   }
 }
 
-function makeBatch(topic: string, partition: number, messages: KafkaMessage[], highWatermark: number): Batch {
-  const first = messages[0]?.offset ?? null
-  const last = messages.at(-1)?.offset ?? String(highWatermark - 1)
+/**
+ * A batch's records, decoded on first use (`messages`); its first and last offsets are read from
+ * one batch each without decoding the rest.
+ */
+class BatchRecords {
+  /** Set when decoding failed under the handler: the data is corrupt, the handler is not to blame. */
+  decodeError: unknown
+  #messages: KafkaMessage[] | undefined
+  readonly #first: number | undefined
+
+  /** `decoded`: the messages when already decoded; `first`: the first offset when already read. */
+  constructor(
+    private readonly fetched: FetchedBatches,
+    decoded: KafkaMessage[] | undefined,
+    first: number | undefined,
+  ) {
+    this.#messages = decoded
+    this.#first = first
+  }
+
+  get nextOffset(): number {
+    return this.fetched.nextOffset
+  }
+
+  get messages(): KafkaMessage[] {
+    this.#messages ??= this.#decoding(() => this.fetched.decodeSync())
+    return this.#messages
+  }
+
+  firstOffset(): string | null {
+    if (this.#messages !== undefined) return this.#messages[0]?.offset ?? null
+    const first = this.#first ?? this.#decoding(() => this.fetched.firstOffset())
+    return first === undefined ? null : String(first)
+  }
+
+  lastOffset(): string | undefined {
+    if (this.#messages !== undefined) return this.#messages.at(-1)?.offset
+    const last = this.#decoding(() => this.fetched.lastOffset())
+    return last === undefined ? undefined : String(last)
+  }
+
+  #decoding<T>(decode: () => T): T {
+    try {
+      return decode()
+    } catch (err) {
+      this.decodeError ??= err
+      throw err
+    }
+  }
+}
+
+function makeBatch(topic: string, partition: number, records: BatchRecords, highWatermark: number): Batch {
+  let first: string | null | undefined
+  let last: string | undefined
+  const firstOffset = (): string | null => {
+    if (first === undefined) first = records.firstOffset()
+    return first
+  }
+  const lastOffset = (): string => {
+    last ??= records.lastOffset() ?? String(highWatermark - 1)
+    return last
+  }
   return {
     topic,
     partition,
     highWatermark: String(highWatermark),
-    messages,
-    isEmpty: () => messages.length === 0,
-    firstOffset: () => first,
-    lastOffset: () => last,
-    offsetLag: () => String(Math.max(0, highWatermark - 1 - Number(last))),
-    offsetLagLow: () => String(Math.max(0, highWatermark - 1 - Number(first ?? last))),
+    get messages() {
+      return records.messages
+    },
+    isEmpty: () => firstOffset() === null,
+    firstOffset,
+    lastOffset,
+    offsetLag: () => String(Math.max(0, highWatermark - 1 - Number(lastOffset()))),
+    offsetLagLow: () => String(Math.max(0, highWatermark - 1 - Number(firstOffset() ?? lastOffset()))),
   }
 }
 
@@ -260,6 +331,6 @@ function batchPayload(batch: Batch): BatchProcessPayload {
     offsetLagLow: batch.offsetLagLow(),
     batchSize: batch.messages.length,
     firstOffset: batch.firstOffset(),
-    lastOffset: batch.messages.length === 0 ? null : batch.lastOffset(),
+    lastOffset: batch.isEmpty() ? null : batch.lastOffset(),
   }
 }

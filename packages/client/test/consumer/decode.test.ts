@@ -5,7 +5,7 @@
  */
 import { CorruptRecordError, encodeRecordBatch, encodeRecordBatchSync } from '@tributary/wire'
 import { describe, expect, it } from 'vitest'
-import { decodeFetched } from '../../src/consumer/decode.ts'
+import { decodeFetched, FetchedBatches } from '../../src/consumer/decode.ts'
 
 const utf8 = (s: string) => new TextEncoder().encode(s)
 const text = (b: Uint8Array | null) => (b === null ? null : new TextDecoder().decode(b))
@@ -127,5 +127,56 @@ describe('client > consumer > decode', () => {
     messages[0]!.headers.added = null
     expect(messages[1]!.headers).toEqual({})
     expect(messages.map((m) => m.size)).toEqual([2, 2, 2])
+  })
+
+  describe('lazily (eachBatch)', () => {
+    it('reads the first and last offsets from the records, as decoding all of them would', async () => {
+      const marker = encodeRecordBatchSync({ baseOffset: 14, control: true, records: [{ value: null }] })
+      // A compacted batch: its lastOffsetDelta still names offset 13, whose record is gone.
+      const compacted = encodeRecordBatchSync({
+        baseOffset: 8,
+        lastOffsetDelta: 5,
+        records: [
+          { value: utf8('i'), offsetDelta: 0 },
+          { value: utf8('k'), offsetDelta: 2 },
+        ],
+      })
+      const bytes = concat(batch(4, ['e', 'f', 'g', 'h']), compacted, marker)
+      for (const from of [4, 6, 8, 9, 10]) {
+        const fetched = FetchedBatches.index(bytes, from)
+        const { messages, nextOffset } = await decodeFetched(bytes, from)
+        expect(fetched.firstOffset()).toBe(messages[0] === undefined ? undefined : Number(messages[0].offset))
+        expect(fetched.lastOffset()).toBe(messages.length === 0 ? undefined : Number(messages.at(-1)!.offset))
+        expect(fetched.decodeSync()).toEqual(messages)
+        expect(fetched.nextOffset).toBe(nextOffset)
+      }
+      expect(FetchedBatches.index(bytes, 10).lastOffset()).toBe(10)
+      expect(FetchedBatches.index(bytes, 11).firstOffset()).toBeUndefined()
+      expect(FetchedBatches.index(bytes, 11).nextOffset).toBe(15)
+    })
+
+    it('checks CRCs when it locates the batches, before any record is decoded', () => {
+      const first = batch(0, ['a'])
+      const bytes = concat(first, batch(1, ['b']))
+      bytes[bytes.length - 1] = bytes.at(-1)! ^ 0xff
+      expect(() => FetchedBatches.index(bytes, 0)).toThrow(CorruptRecordError)
+      // A batch wholly before the fetch offset is not read, so not checked either.
+      bytes[first.length - 1] = bytes[first.length - 1]! ^ 0xff
+      bytes[bytes.length - 1] = bytes.at(-1)! ^ 0xff
+      expect(FetchedBatches.index(bytes, 1).lastOffset()).toBe(1)
+      expect(() => FetchedBatches.index(bytes, 0)).toThrow(CorruptRecordError)
+    })
+
+    it('leaves compressed answers to the asynchronous decode', async () => {
+      const gzip = await encodeRecordBatch({ baseOffset: 3, compression: 'gzip', records: [{ value: utf8('z') }] })
+      const fetched = FetchedBatches.index(concat(batch(0, ['a', 'b', 'c']), gzip), 1)
+      expect(fetched.compressed).toBe(true)
+      expect(() => fetched.decodeSync()).toThrow(TypeError)
+      expect((await fetched.decode()).map((m) => [m.offset, text(m.value)])).toEqual([
+        ['1', 'b'],
+        ['2', 'c'],
+        ['3', 'z'],
+      ])
+    })
   })
 })
