@@ -4,10 +4,11 @@ import { join } from 'node:path'
 import type { Stream } from '@libp2p/interface'
 import { multiaddr } from '@multiformats/multiaddr'
 import { Broker } from '@tributary/client'
-import { PROTOCOLS } from '@tributary/mesh/constants'
+import { MAX_HEARTBEAT_BYTES, PROTOCOLS } from '@tributary/mesh/constants'
+import { decodeHeartbeat, encodeHeartbeat } from '@tributary/mesh/membership'
 import { createMeshNode, type MeshNode } from '@tributary/mesh/node'
-import { encodeFrame, FrameKind, RpcClient } from '@tributary/mesh/rpc'
-import { TributaryError } from '@tributary/wire'
+import { encodeFrame, FrameKind, RpcClient, RpcStreamClosedError } from '@tributary/mesh/rpc'
+import { ErrorCode, TributaryError } from '@tributary/wire'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type PeerProcess, startPeerProcess, stopAll, waitFor } from '../helpers/peer-process.ts'
 
@@ -66,7 +67,7 @@ const garbage: Array<[string, () => Uint8Array[], boolean]> = [
 
 describe('mesh > bad input to a peer process', () => {
   // Every framed RPC protocol a peer serves (perf is a raw byte sink by design; raft comes with replication).
-  const rpcProtocols = ['produce', 'fetch', 'offsets', 'metadata', 'admin', 'metaSync'] as const
+  const rpcProtocols = ['produce', 'fetch', 'offsets', 'metadata', 'admin', 'metaSync', 'membershipHello'] as const
   for (const protocolName of rpcProtocols) {
     const protocol = PROTOCOLS[protocolName]
     for (const [what, bytes, close] of garbage) {
@@ -92,6 +93,56 @@ describe('mesh > bad input to a peer process', () => {
       raw.close()
       expect(err, protocol).toBeInstanceOf(TributaryError)
       expect((err as TributaryError).code, protocol).toBe(42)
+    }
+    expect((await broker.metadata(['safe'])).topics).toHaveLength(1)
+    expect(peer.proc.exitCode).toBeNull()
+  })
+
+  it('membership hello: garbage, an oversize heartbeat or one naming another peer is refused, and a real hello is still answered', async () => {
+    const hello = (maxRequestBytes = MAX_HEARTBEAT_BYTES) =>
+      new RpcClient(attacker, multiaddr(peer.address), PROTOCOLS.membershipHello, {
+        requestTimeoutMs: 10_000,
+        maxRequestBytes,
+      })
+    const heartbeat = (peerId: string, extra: { version?: string } = {}) =>
+      encodeHeartbeat({
+        peerId,
+        incarnation: 1n,
+        seq: 1n,
+        roles: { voter: false, observer: true },
+        storage: 'memory',
+        version: extra.version ?? '0.1.0',
+        addresses: [],
+        leaving: false,
+      })
+    const refused = async (payload: Uint8Array, maxRequestBytes?: number): Promise<unknown> => {
+      const client = hello(maxRequestBytes)
+      try {
+        return await client.request(payload).catch((e: unknown) => e)
+      } finally {
+        await client.close()
+      }
+    }
+    // Well framed, not a heartbeat: a typed answer (CORRUPT_MESSAGE), not a crash.
+    const garbled = await refused(new Uint8Array([0xff, 0xff, 0xff, 0xff, 0x0f, 0x00, 0x12]))
+    expect(garbled).toBeInstanceOf(TributaryError)
+    expect((garbled as TributaryError).code).toBe(ErrorCode.CORRUPT_MESSAGE)
+    // A heartbeat about another peer than the one on the connection (noise authenticates it).
+    const impostor = await refused(heartbeat(peer.peerId))
+    expect(impostor).toBeInstanceOf(TributaryError)
+    expect((impostor as TributaryError).code).toBe(ErrorCode.CORRUPT_MESSAGE)
+    // Past the protocol's request bound: the stream is reset before the heartbeat is read.
+    const oversize = heartbeat(attacker.peerId.toString(), { version: 'x'.repeat(2 * MAX_HEARTBEAT_BYTES) })
+    expect(oversize.byteLength).toBeGreaterThan(MAX_HEARTBEAT_BYTES)
+    expect(await refused(oversize, 4 * MAX_HEARTBEAT_BYTES)).toBeInstanceOf(RpcStreamClosedError)
+
+    // Still up and answering: a genuine hello from the same attacker gets the peer's own heartbeat.
+    const client = hello()
+    try {
+      const answer = await client.request(heartbeat(attacker.peerId.toString()))
+      expect(decodeHeartbeat(answer, peer.peerId).peerId).toBe(peer.peerId)
+    } finally {
+      await client.close()
     }
     expect((await broker.metadata(['safe'])).topics).toHaveLength(1)
     expect(peer.proc.exitCode).toBeNull()
