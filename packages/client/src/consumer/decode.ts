@@ -94,15 +94,20 @@ interface BatchAt {
   pos: number
   attributes: number
   compressed: boolean
+  baseOffset: number
+  lastOffsetDelta: number
+  /** Its records' offset deltas are exactly 0…lastOffsetDelta (none compacted away). */
+  dense: boolean
 }
 
 /**
  * A fetch answer's batches, located and CRC-checked (Kafka's check.crcs) but not yet decoded: an
  * eachBatch handler that never reads `batch.messages` (one that only moves a position, or hands the
  * batch on) costs a header walk and a CRC pass, not an object per record. `firstOffset` and
- * `lastOffset` decode one batch each, not all. Structural errors in the batch headers, a torn
- * first batch and CRC mismatches are CorruptRecordErrors from `index`; a record-level one surfaces
- * when the records are decoded.
+ * `lastOffset` read batch headers (decoding one batch each only when records were compacted away).
+ * Structural errors in the batch headers, a torn first batch and CRC mismatches are
+ * CorruptRecordErrors from `index`; a record-level one surfaces when the records are decoded (the
+ * leader validated every record when it took the batch; the CRC says the bytes are still those).
  */
 export class FetchedBatches {
   private constructor(
@@ -143,7 +148,15 @@ export class FetchedBatches {
         }
         const isCompressed = (header.attributes & COMPRESSION_MASK) !== 0
         compressed ||= isCompressed
-        batches.push({ pos, attributes: header.attributes, compressed: isCompressed })
+        batches.push({
+          pos,
+          attributes: header.attributes,
+          compressed: isCompressed,
+          baseOffset: header.baseOffset,
+          lastOffsetDelta: header.lastOffsetDelta,
+          // recordCount strictly increasing deltas within [0, lastOffsetDelta] can only be all of them.
+          dense: header.recordCount === header.lastOffsetDelta + 1,
+        })
       }
       nextOffset = Math.max(nextOffset, lastOffset + 1)
       pos += size
@@ -197,13 +210,20 @@ export class FetchedBatches {
   }
 
   /**
-   * One batch's first or last record offset at or after the fetch offset. Read from the records,
-   * not the header: a compacted batch keeps its lastOffsetDelta after its last records are gone.
+   * One batch's first or last record offset at or after the fetch offset. From the header when the
+   * batch is dense (a producer's batches are; a batch of ~5,000 records is not walked for two
+   * numbers), else from the records: a compacted batch keeps its lastOffsetDelta after its last
+   * records are gone.
    */
   private offsetsOf(batch: BatchAt, which: 'first' | 'last'): number | undefined {
     if (batch.compressed) throw new TypeError('the offsets of a compressed batch are read by decode()')
-    let found: number | undefined
     const from = this.fromOffset
+    if (batch.dense) {
+      const last = batch.baseOffset + batch.lastOffsetDelta
+      if (last < from) return undefined
+      return which === 'last' ? last : Math.max(batch.baseOffset, from)
+    }
+    let found: number | undefined
     visitRecordBatchSync(
       this.bytes,
       batch.pos,

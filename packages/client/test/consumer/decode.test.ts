@@ -130,7 +130,7 @@ describe('client > consumer > decode', () => {
   })
 
   describe('lazily (eachBatch)', () => {
-    it('reads the first and last offsets from the records, as decoding all of them would', async () => {
+    it('gives the first and last offsets decoding every record would: from headers, or the records of a compacted batch', async () => {
       const marker = encodeRecordBatchSync({ baseOffset: 14, control: true, records: [{ value: null }] })
       // A compacted batch: its lastOffsetDelta still names offset 13, whose record is gone.
       const compacted = encodeRecordBatchSync({
