@@ -8,9 +8,11 @@
  * Sends the parent (timestamps are wall-clock ms, performance.timeOrigin + now, comparable
  * across processes on one machine):
  * - `{ kind: 'joining', at }` just before run(), i.e. when the member starts to join;
- * - `{ kind: 'owned', at, partitions }` whenever its assignment changes (sampled every 5 ms);
+ * - `{ kind: 'owned', at, partitions }` whenever its assignment changes (as the consumer applies it);
  * - `{ kind: 'read', at, partition, next }`: the offset after a partition's latest batch read and
- *   when it was read, sent every 50 ms for the partitions that moved.
+ *   when it was read, sent every 50 ms for the partitions that moved;
+ * - `{ kind: 'fetched', fetches, bytes, withData, partitions }` with them: since the go, fetches
+ *   answered, record bytes they carried, partitions answered with data, partitions asked.
  * With GROUPS_TRACE=<dir> set, each member appends its group events to <dir>/<pid>.
  * SIGTERM disconnects (a static member sends no LeaveGroup, so it keeps its membership) and exits.
  */
@@ -35,16 +37,17 @@ if (
 }
 const send = process.send.bind(process)
 const now = (): number => performance.timeOrigin + performance.now()
-/** Sampling the assignment this often bounds the error of the bench's rebalance timings. */
-const SAMPLE_MS = 5
 /**
  * Progress is reported in batches every REPORT_MS, each partition's with the time its latest batch
  * was read: one IPC message per batch would cost as much as reading it.
  */
 const REPORT_MS = 50
 const progressOf = new Map<number, { at: number; next: number }>()
+/** Fetches answered since the go, and the bytes and partitions with data they carried: is a fetch big enough? */
+const fetched = { fetches: 0, bytes: 0, withData: 0, partitions: 0 }
 const flushProgress = (): void => {
   for (const [partition, { at, next }] of progressOf) send({ kind: 'read', at, partition, next })
+  if (progressOf.size > 0) send({ kind: 'fetched', ...fetched })
   progressOf.clear()
 }
 const reporter = setInterval(flushProgress, REPORT_MS)
@@ -79,6 +82,31 @@ if (process.env.GROUPS_TRACE) {
     )
   }
 }
+consumer.on('consumer.fetch', ({ payload }) => {
+  if (!open) return
+  fetched.fetches++
+  fetched.bytes += payload.bytes
+  fetched.withData += payload.numberOfBatches
+})
+consumer.on('consumer.fetch_start', ({ payload }) => {
+  if (open) fetched.partitions += payload.partitions.length
+})
+// The assignment is reported when it changes (the consumer's own events, emitted as it applies
+// one), rather than polled: eight members polling every few ms would add to what the bench measures.
+let last = ''
+const reportOwned = (): void => {
+  const partitions = consumer
+    .assignment()
+    .flatMap((t) => t.partitions)
+    .sort((a, b) => a - b)
+  const key = partitions.join(',')
+  if (key === last) return
+  last = key
+  send({ kind: 'owned', at: now(), partitions })
+}
+for (const ev of ['consumer.partitions_assigned', 'consumer.partitions_revoked', 'consumer.partitions_lost'] as const)
+  consumer.on(ev, reportOwned)
+reportOwned()
 await consumer.subscribe({ topics: [topic], fromBeginning: true })
 send({ kind: 'joining', at: now() })
 let open = gate === 'open'
@@ -100,20 +128,7 @@ await consumer.run({
   },
 })
 
-let last = ''
-const sampler = setInterval(() => {
-  const partitions = consumer
-    .assignment()
-    .flatMap((t) => t.partitions)
-    .sort((a, b) => a - b)
-  const key = partitions.join(',')
-  if (key === last) return
-  last = key
-  send({ kind: 'owned', at: now(), partitions })
-}, SAMPLE_MS)
-
 process.once('SIGTERM', () => {
-  clearInterval(sampler)
   clearInterval(reporter)
   flushProgress()
   const forced = setTimeout(() => process.exit(1), 10_000)

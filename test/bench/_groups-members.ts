@@ -14,6 +14,15 @@ type Report =
   | { kind: 'joining'; at: number }
   | { kind: 'owned'; at: number; partitions: number[] }
   | { kind: 'read'; at: number; partition: number; next: number }
+  | ({ kind: 'fetched' } & FetchStats)
+
+/** A member's fetches since the go: answered, record bytes carried, partitions answered with data, partitions asked. */
+export interface FetchStats {
+  fetches: number
+  bytes: number
+  withData: number
+  partitions: number
+}
 
 export interface Member {
   name: string
@@ -25,6 +34,7 @@ export interface Member {
   ownedAt: number
   /** Per partition, the offset after the last record it read, and when. */
   read: Map<number, { next: number; at: number }>
+  fetched: FetchStats
   output(): string
 }
 
@@ -68,6 +78,7 @@ export class Members {
       owned: [],
       ownedAt: 0,
       read: new Map(),
+      fetched: { fetches: 0, bytes: 0, withData: 0, partitions: 0 },
       output: () => output,
     }
     proc.on('message', (msg: Report) => {
@@ -78,6 +89,9 @@ export class Members {
       } else if (msg.kind === 'read') {
         const before = member.read.get(msg.partition)
         if (before === undefined || msg.next > before.next) member.read.set(msg.partition, msg)
+      } else if (msg.kind === 'fetched') {
+        const { fetches, bytes, withData, partitions } = msg
+        member.fetched = { fetches, bytes, withData, partitions }
       }
     })
     this.all.push(member)

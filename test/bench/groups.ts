@@ -38,6 +38,8 @@ const SESSION_MS = 6_000
 /** The static member's: room for a process restart (tsx start-up, connect) on a shared machine. */
 const STATIC_SESSION_MS = 15_000
 const STATIC_ID = 'static-1'
+/** How long the gated group's CPU is sampled before the go. */
+const IDLE_SAMPLE_MS = 2_000
 const USAGE = 'usage: npm run bench -- groups [--records N] [--profile DIR]'
 
 function parseArgs(argv: string[]): { records: number; profileDir: string | undefined } {
@@ -78,6 +80,7 @@ async function groupConsume(
   ends: Map<number, number>,
   total: number,
   peerPids: number[],
+  profiling: boolean,
 ): Promise<{ recordsPerS: number; seconds: number; cores: Record<string, number>; coresText: string }> {
   const spawned: Member[] = []
   for (let i = 1; i <= MEMBERS; i++) spawned.push(members.spawn(`m${i}`, { gated: true }))
@@ -85,9 +88,24 @@ async function groupConsume(
     spawned.every((m) => m.owned.length > 0),
   )
   const memberPids = spawned.map((m) => m.proc.pid!)
+  // What the gated group costs before the go (heartbeats, timers, gossip, start-up work still running):
+  // a group that idles dear pays it again for every second it reads.
+  const idle = stepCpu([...peerPids, ...memberPids])
+  const idleMembers = stepCpu(memberPids)
+  const idleStart = now()
+  await new Promise((resolve) => setTimeout(resolve, IDLE_SAMPLE_MS))
+  const idleSeconds = (now() - idleStart) / 1000
+  const [idleAll, idleMine] = [idle(), idleMembers()]
+  if (idleAll.peers !== undefined && idleMine.peers !== undefined) {
+    progress(
+      `gated group before the go, over ${idleSeconds.toFixed(1)} s: ${MEMBERS} members ${round(idleMine.peers / idleSeconds, 2)} cores, ` +
+        `3 peers ${round((idleAll.peers - idleMine.peers) / idleSeconds, 2)}`,
+    )
+  }
   const both = stepCpu([...peerPids, ...memberPids])
   const membersOnly = stepCpu(memberPids)
   const started = now()
+  const goMonotonicUs = process.hrtime.bigint() / 1000n
   for (const m of spawned) members.go(m)
   const doneAt = (): number | undefined => {
     let last = 0
@@ -121,6 +139,8 @@ async function groupConsume(
     throw new Error(`${err.message} (${status()})`)
   })
   const wall = (now() - started) / 1000
+  // CPU profiles time their samples on the same monotonic clock: this picks the consume out of them.
+  if (profiling) progress(`profile window (monotonic µs): ${goMonotonicUs} ${process.hrtime.bigint() / 1000n}`)
   const all = both()
   const mine = membersOnly()
   const seconds = (done - started) / 1000
@@ -132,7 +152,22 @@ async function groupConsume(
   if (m !== undefined) cores.group_consume_members_cores = m
   if (p !== undefined) cores.group_consume_peers_cores = p
   if (o !== undefined) cores.group_consume_others_cores = o
-  const coresText = `CPU cores over ${wall.toFixed(1)} s from the go: ${MEMBERS} members ${m ?? '?'}, 3 peers ${p ?? '?'}, others ${o ?? '?'}`
+  const sum = (pick: (f: Member['fetched']) => number): number => spawned.reduce((n, m) => n + pick(m.fetched), 0)
+  const fetches = sum((f) => f.fetches)
+  progress(
+    `members' fetches: ${fmt(fetches)}, ${fmt(sum((f) => f.bytes) / Math.max(1, fetches))} bytes each on average; ` +
+      `${fmt(sum((f) => f.partitions))} partitions asked, ${fmt(sum((f) => f.withData))} answered with data`,
+  )
+  // CPU per record (core-seconds / records) is what a shared machine's load does not move much.
+  const perRecord = (s: number | undefined): number | undefined =>
+    s === undefined ? undefined : round((s / total) * 1e6, 2)
+  const mu = perRecord(mine.peers)
+  const pu = all.peers === undefined || mine.peers === undefined ? undefined : perRecord(all.peers - mine.peers)
+  if (mu !== undefined) cores.group_consume_members_us_per_record = mu
+  if (pu !== undefined) cores.group_consume_peers_us_per_record = pu
+  const coresText =
+    `CPU cores over ${wall.toFixed(1)} s from the go: ${MEMBERS} members ${m ?? '?'}, 3 peers ${p ?? '?'}, others ${o ?? '?'}; ` +
+    `CPU µs per record: members ${mu ?? '?'}, peers ${pu ?? '?'}`
   return { recordsPerS: total / seconds, seconds, cores, coresText }
 }
 
@@ -195,7 +230,7 @@ export default async function groupsBench(argv: string[]): Promise<void> {
       sessionTimeoutMs: SESSION_MS,
       profileDir: args.profileDir,
     })
-    const consume = await groupConsume(members, ends, total, cluster.pids)
+    const consume = await groupConsume(members, ends, total, cluster.pids, args.profileDir !== undefined)
     progress(
       `group consume: ${fmt(consume.recordsPerS)} records/s over ${consume.seconds.toFixed(2)} s; ${consume.coresText}`,
     )
