@@ -11,6 +11,18 @@ import { buildWebApp, closeAll, openApp, openBrowser, screenshot, showView, star
 
 const selfId = (page: Page): Promise<string | undefined> => page.evaluate(() => document.body.dataset.selfId)
 
+/** 1,000 records of 1 KB: a replica IndexedDB kept is plain in the tab's storage figures. */
+const BULK = Array.from({ length: 1000 }, (_, i) => `${String(i).padStart(4, '0')}${'x'.repeat(996)}`)
+const BULK_BYTES = BULK.length * 1000
+
+/** This tab's replica of kept-0 as the leader reports it: the offset its fetches reached. */
+const replicaEnd = (page: Page, id: string): Promise<string | null> =>
+  page
+    .locator(`tr.replica-row[data-partition="0"][data-replica="${id}"] td:nth-child(10)`)
+    .first()
+    .textContent({ timeout: 1000 })
+    .catch(() => null)
+
 describe('web app > a tab is a peer', () => {
   let peer: PeerProcess
   let context: Awaited<ReturnType<typeof openBrowser>>['context']
@@ -26,8 +38,8 @@ describe('web app > a tab is a peer', () => {
     )
     expect(created.status, created.stderr).toBe(0)
     const produced = await runCli(['produce', 'kept', '--peer', peer.address], {
-      input: 'a\nb\nc\n',
-      timeoutMs: 30_000,
+      input: BULK.join('\n') + '\n',
+      timeoutMs: 60_000,
     })
     expect(produced.status, produced.stderr).toBe(0)
   }, 120_000)
@@ -44,13 +56,29 @@ describe('web app > a tab is a peer', () => {
     await first.getByTestId('observe-kept').click()
     await first.getByTestId('replicated-kept').waitFor({ timeout: 30_000 })
 
+    // The leader's log end of kept-0 (its marker batch comes before the records).
+    const end = await first.locator('tr.leader-row[data-partition="0"] td:nth-child(10)').first().textContent()
+    expect(Number(end)).toBeGreaterThanOrEqual(BULK.length)
+    await expect.poll(() => replicaEnd(first, before!), { timeout: 30_000 }).toBe(end!)
+
     await first.reload()
-    await first.locator('[data-testid="status"][data-state="online"]').waitFor({ timeout: 45_000 })
-    expect(await selfId(first)).toBe(before)
-    // The replica came back from IndexedDB with the tab (no click this time).
-    await first.getByTestId('replicated-kept').waitFor({ timeout: 30_000 })
+    await expect.poll(() => selfId(first), { timeout: 30_000 }).toBe(before)
+    // The replica came back from IndexedDB with the tab (no click this time): all of it, in the
+    // tab's storage figures, and its fetches go on from its log end — the next records arrive
+    // after the kept ones (a fetch from 0 would find them already there).
     await showView(first, 'storage')
-    await expect.poll(() => first.getByTestId('peer-replicas').textContent(), { timeout: 20_000 }).toBe('1')
+    await expect.poll(() => first.getByTestId('peer-replicas').textContent(), { timeout: 30_000 }).toBe('1')
+    await expect
+      .poll(async () => Number(await first.getByTestId('peer-log-bytes').getAttribute('data-bytes')), {
+        timeout: 30_000,
+      })
+      .toBeGreaterThan(BULK_BYTES)
+    await first.locator('[data-testid="status"][data-state="online"]').waitFor({ timeout: 45_000 })
+    await showView(first, 'topics')
+    await first.getByTestId('replicated-kept').waitFor({ timeout: 30_000 })
+    const more = await runCli(['produce', 'kept', '--peer', peer.address], { input: 'd\ne\n', timeoutMs: 30_000 })
+    expect(more.status, more.stderr).toBe(0)
+    await expect.poll(() => replicaEnd(first, before!), { timeout: 30_000 }).toBe(String(Number(end) + 2))
   }, 120_000)
 
   it('a second tab is another peer; both are browsers in the mesh', async () => {
