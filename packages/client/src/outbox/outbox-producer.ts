@@ -13,9 +13,10 @@
  * await outbox.pending() // records not yet acknowledged
  * ```
  *
- * Delivery runs by itself: rounds (see delivery.ts) until the outbox is empty, then it sleeps
- * until the next enqueue. A failed round backs off with jitter (KafkaJS's retry settings); the
- * browser's `online` event cuts a backoff short and its `offline` event stops a round at once.
+ * Delivery runs by itself (delivery-loop.ts): rounds (delivery.ts) until the outbox is empty,
+ * then it sleeps until the next enqueue. A failed round backs off with jitter (KafkaJS's retry
+ * settings); the browser's `online` event cuts a backoff short and its `offline` event stops a
+ * round at once.
  */
 import { RecordTooLargeError } from '@tributary/wire'
 import type { ProduceResult } from '../broker.js'
@@ -25,12 +26,12 @@ import { defaultPartitioner, type PartitionerFactory } from '../partitioners/ind
 import { randomProducerId } from '../producer/idempotence.js'
 import { normalizeMessage } from '../producer/messages.js'
 import type { ProducerRecord, RecordMetadata } from '../producer/producer.js'
-import { nextRetryTime, type RetryOptions, randomizedRetryTime, resolveRetryOptions } from '../retry.js'
+import { type RetryOptions, resolveRetryOptions } from '../retry.js'
 import { OutboxDelivery } from './delivery.js'
+import { DeliveryLoop } from './delivery-loop.js'
 import { OUTBOX_EVENTS, type OutboxEvents } from './events.js'
 import { IdbOutboxStore } from './idb-store.js'
 import { type HeldLock, lockOutbox } from './lock.js'
-import { BrowserOfflineError, browserOffline, onBrowserNetwork, unreachable } from './network.js'
 import { sequenceKey } from './seal.js'
 import { type SendWaiter, SendWaiters } from './send-waiters.js'
 import type { OutboxStore, SealedBatch, StoredRecord } from './store.js'
@@ -78,38 +79,17 @@ const DEFAULTS = {
 
 /** How long opening the store may take. */
 const OPEN_TIMEOUT_MS = 30_000
-/** While the browser is offline, queued records are sealed this often (by known partition counts). */
-const OFFLINE_SEAL_INTERVAL_MS = 1_000
-/** Chunks sealed in one offline pass (each at most 50,000 records): bounds a pass on a huge outbox. */
-const OFFLINE_SEAL_MAX_CHUNKS = 20
-
 /** A RecordBatch v2 header. */
 const BATCH_OVERHEAD = 61
-
-type Wake = 'records' | 'online' | 'close'
 
 export class OutboxProducer {
   private readonly instrumentation = new Instrumentation<OutboxEvents>(OUTBOX_EVENTS)
   private readonly lifetime = new AbortController()
-  private round: AbortController | undefined
   private readonly waiters = new SendWaiters()
   private readonly progress = new Set<() => void>()
-  private wake: ((why: Wake) => void) | undefined
-  /** Records were queued since the current round began. */
-  private recordsWaiting = false
-  /** The browser came back online: the next failure backs off from the start again. */
-  private backoffReset = false
-  /**
-   * The browser came back online since the current round (or offline pass) began: the next
-   * sleep does not start. The event may fire while the loop is busy (an offline seal commit
-   * takes a while on a big outbox); without this it would be lost, and the drain would wait out
-   * the sleep that follows.
-   */
-  private onlineWaiting = false
   private online: boolean | undefined
-  private loopDone: Promise<void> = Promise.resolve()
+  private readonly loop: DeliveryLoop
   private closing: Promise<void> | undefined
-  private readonly removeWindowListeners: () => void
 
   private constructor(
     private readonly store: OutboxStore,
@@ -117,10 +97,16 @@ export class OutboxProducer {
     private readonly lock: HeldLock,
     private readonly delivery: OutboxDelivery,
     private readonly limits: { maxRecords: number; maxBytes: number; maxBatchBytes: number },
-    private readonly retry: Required<RetryOptions>,
+    retry: Required<RetryOptions>,
     private readonly onClose: (() => void) | undefined,
   ) {
-    this.removeWindowListeners = this.listenToBrowser()
+    this.loop = new DeliveryLoop({
+      delivery,
+      retry,
+      lifetime: this.lifetime.signal,
+      offline: (error) => this.setOnline(false, error),
+      retrying: (error, delayMs) => this.instrumentation.emit('outbox.retry', () => ({ error, delayMs })),
+    })
   }
 
   /**
@@ -173,7 +159,7 @@ export class OutboxProducer {
         retry,
         onClose,
       )
-      producer.loopDone = producer.loop()
+      producer.loop.start()
       return producer
     } catch (err) {
       store.close()
@@ -261,10 +247,7 @@ export class OutboxProducer {
     this.closing ??= (async () => {
       const reason = new ClientClosedError('the outbox producer is closed; its records stay queued in the outbox')
       this.lifetime.abort(reason)
-      this.round?.abort(reason)
-      this.wake?.('close')
-      this.removeWindowListeners()
-      await this.loopDone
+      await this.loop.stop(reason)
       this.waiters.dropAll(reason)
       for (const notify of this.progress) notify()
       await this.target.close().catch(() => {})
@@ -317,99 +300,8 @@ export class OutboxProducer {
       if (waiter !== undefined) this.waiters.register(waiter, topic, ids)
     })
     this.instrumentation.emit('outbox.enqueued', () => ({ topic, recordIds: ids }))
-    this.kick('records')
+    this.loop.recordsQueued()
     return ids
-  }
-
-  /** Wakes the delivery loop: new records end an idle wait; the browser coming online (or close) also ends a backoff. */
-  private kick(why: Wake): void {
-    if (why === 'records') this.recordsWaiting = true
-    if (why === 'online') {
-      this.backoffReset = true
-      this.onlineWaiting = true
-    }
-    this.wake?.(why)
-  }
-
-  private async loop(): Promise<void> {
-    let retryTime = randomizedRetryTime(this.retry.factor, this.retry.initialRetryTime)
-    while (!this.lifetime.signal.aborted) {
-      if (browserOffline()) {
-        // Nothing can be reached; the `online` event (or a periodic look) ends the wait. Meanwhile
-        // what was queued is sealed by the partition counts known from earlier, so the drain only sends.
-        this.setOnline(false, new BrowserOfflineError())
-        await this.sealWhileOffline()
-        await this.sleep(Math.min(this.retry.maxRetryTime, OFFLINE_SEAL_INTERVAL_MS), false)
-        continue
-      }
-      this.recordsWaiting = false
-      this.onlineWaiting = false
-      const round = new AbortController()
-      this.round = round
-      let worked: boolean
-      try {
-        worked = await this.delivery.round(AbortSignal.any([round.signal, this.lifetime.signal]))
-        retryTime = randomizedRetryTime(this.retry.factor, this.retry.initialRetryTime)
-      } catch (err) {
-        if (this.lifetime.signal.aborted) return
-        if (this.backoffReset) retryTime = randomizedRetryTime(this.retry.factor, this.retry.initialRetryTime)
-        this.backoffReset = false
-        const error = err instanceof Error ? err : new Error(String(err))
-        const delayMs = Math.min(retryTime, this.retry.maxRetryTime)
-        const outOfReach = unreachable(error)
-        if (outOfReach) this.setOnline(false, error)
-        this.instrumentation.emit('outbox.retry', () => ({ error, delayMs }))
-        // While the mesh answers (a topic not there yet, no leader yet), new records may go at once.
-        await this.sleep(delayMs, !outOfReach)
-        retryTime = nextRetryTime(this.retry, retryTime)
-        continue
-      } finally {
-        this.round = undefined
-      }
-      if (!worked) await this.sleep(Number.POSITIVE_INFINITY, true)
-    }
-  }
-
-  /** Seals queued records by known partition counts, a bounded chunk at a time, while the browser stays offline. */
-  private async sealWhileOffline(): Promise<void> {
-    for (let chunk = 0; chunk < OFFLINE_SEAL_MAX_CHUNKS && browserOffline() && !this.lifetime.signal.aborted; chunk++) {
-      try {
-        if (!(await this.delivery.sealFromKnownCounts())) return
-      } catch (err) {
-        // A store failure (a full quota) surfaces on the next round; the records stay queued.
-        this.instrumentation.emit('outbox.retry', () => ({
-          error: err instanceof Error ? err : new Error(String(err)),
-          delayMs: OFFLINE_SEAL_INTERVAL_MS,
-        }))
-        return
-      }
-    }
-  }
-
-  /**
-   * Sleeps until `ms` pass, close, the browser's `online` event (also one that came while the
-   * loop was busy), or — when `onRecords` (idle,
-   * not backing off: records queued while the mesh is out of reach must not hasten retries) — an enqueue.
-   */
-  private sleep(ms: number, onRecords: boolean): Promise<void> {
-    if (this.lifetime.signal.aborted || this.onlineWaiting || (onRecords && this.recordsWaiting)) {
-      this.onlineWaiting = false
-      return Promise.resolve()
-    }
-    return new Promise<void>((resolve) => {
-      const timer = Number.isFinite(ms) ? setTimeout(done, ms) : undefined
-      const wake = (why: Wake): void => {
-        if (why === 'records' && !onRecords) return
-        done()
-      }
-      const self = this
-      function done(): void {
-        clearTimeout(timer)
-        if (self.wake === wake) self.wake = undefined
-        resolve()
-      }
-      this.wake = wake
-    })
   }
 
   private setOnline(online: boolean, error?: Error): void {
@@ -445,16 +337,6 @@ export class OutboxProducer {
       records: batch.records.length,
       baseSequence: batch.baseSequence,
     }))
-  }
-
-  private listenToBrowser(): () => void {
-    return onBrowserNetwork({
-      online: () => this.kick('online'),
-      offline: (error) => {
-        this.setOnline(false, error)
-        this.round?.abort(error)
-      },
-    })
   }
 }
 
