@@ -37,7 +37,8 @@ export interface MeshProducerOutput {
   raw: Array<RawResult & { cpu: CpuSeconds; bytesWithWarmup: number }>
   acksAll?: ProduceResult
   acks1?: ProduceResult
-  latency?: LatencyResult
+  /** `requestsPerSend`: produce requests the SDK sent per send (warm-up included; below 1 when sends merged). */
+  latency?: LatencyResult & { requestsPerSend?: number }
   failover?: FailoverResult
   /** Retriable errors the throughput and latency phases retried, by name (expected: none). */
   retried: Record<string, number>
