@@ -11,6 +11,7 @@ import { webSockets } from '@libp2p/websockets'
 import { yamux } from '@libp2p/yamux'
 import { halfWindowUpdates } from '@tributary/mesh/yamux-window-updates'
 import { createLibp2p } from 'libp2p'
+import { probeConnectionsWhenOnline } from './light-node-online-probe.js'
 import type { ClientNode, LightNodeOptions } from './options.js'
 
 /** How often every connection is pinged. */
@@ -19,7 +20,7 @@ const PING_INTERVAL_MS = 5_000
 const PING_TIMEOUT_MS = 10_000
 
 export async function createLightNode(options: LightNodeOptions = {}): Promise<ClientNode> {
-  return createLibp2p({
+  const node = await createLibp2p({
     ...(options.privateKey === undefined ? {} : { privateKey: options.privateKey }),
     addresses: { listen: [] },
     transports: [
@@ -45,4 +46,9 @@ export async function createLightNode(options: LightNodeOptions = {}): Promise<C
     },
     services: { identify: identify() },
   })
+  // The monitor above judges a dead link at its next ping; when the browser says the network is
+  // back (a change that likely killed the old links), every connection is checked at once.
+  const stopProbing = probeConnectionsWhenOnline(node)
+  node.addEventListener('stop', stopProbing, { once: true })
+  return node
 }
