@@ -209,6 +209,29 @@ export class FetchedBatches {
     return undefined
   }
 
+  /** How many records are at or after the fetch offset (from the headers, as `firstOffset`). Uncompressed answers only. */
+  count(): number {
+    let n = 0
+    for (const batch of this.batches) {
+      if (batch.compressed) throw new TypeError('the records of a compressed batch are counted by decode()')
+      if (batch.dense) {
+        const last = batch.baseOffset + batch.lastOffsetDelta
+        n += Math.max(0, last - Math.max(batch.baseOffset, this.fromOffset) + 1)
+        continue
+      }
+      const from = this.fromOffset
+      visitRecordBatchSync(
+        this.bytes,
+        batch.pos,
+        (offset) => {
+          if (offset >= from) n++
+        },
+        NO_CRC,
+      )
+    }
+    return n
+  }
+
   /**
    * One batch's first or last record offset at or after the fetch offset. From the header when the
    * batch is dense (a producer's batches are; a batch of ~5,000 records is not walked for two

@@ -207,11 +207,11 @@ export class Runner {
       pause: () => this.options.pause(state),
     }
     const started = Date.now()
-    instrumentation.emit('consumer.start_batch_process', () => batchPayload(batch))
+    instrumentation.emit('consumer.start_batch_process', () => batchPayload(batch, records))
     this.options.onProgress()
     await this.handler(() => handlers.eachBatch!(payload))
     instrumentation.emit('consumer.end_batch_process', () => ({
-      ...batchPayload(batch),
+      ...batchPayload(batch, records),
       duration: Date.now() - started,
     }))
     if (live() && handlers.eachBatchAutoResolve && !state.paused) state.position = nextOffset
@@ -280,6 +280,11 @@ class BatchRecords {
     return first === undefined ? null : String(first)
   }
 
+  /** Records in the batch, without decoding them when they are not yet. */
+  count(): number {
+    return this.#messages?.length ?? this.#decoding(() => this.fetched.count())
+  }
+
   lastOffset(): string | undefined {
     if (this.#messages !== undefined) return this.#messages.at(-1)?.offset
     const last = this.#decoding(() => this.fetched.lastOffset())
@@ -322,14 +327,14 @@ function makeBatch(topic: string, partition: number, records: BatchRecords, high
   }
 }
 
-function batchPayload(batch: Batch): BatchProcessPayload {
+function batchPayload(batch: Batch, records: BatchRecords): BatchProcessPayload {
   return {
     topic: batch.topic,
     partition: batch.partition,
     highWatermark: batch.highWatermark,
     offsetLag: batch.offsetLag(),
     offsetLagLow: batch.offsetLagLow(),
-    batchSize: batch.messages.length,
+    batchSize: records.count(),
     firstOffset: batch.firstOffset(),
     lastOffset: batch.isEmpty() ? null : batch.lastOffset(),
   }

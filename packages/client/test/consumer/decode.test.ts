@@ -147,6 +147,7 @@ describe('client > consumer > decode', () => {
         const { messages, nextOffset } = await decodeFetched(bytes, from)
         expect(fetched.firstOffset()).toBe(messages[0] === undefined ? undefined : Number(messages[0].offset))
         expect(fetched.lastOffset()).toBe(messages.length === 0 ? undefined : Number(messages.at(-1)!.offset))
+        expect(fetched.count()).toBe(messages.length)
         expect(fetched.decodeSync()).toEqual(messages)
         expect(fetched.nextOffset).toBe(nextOffset)
       }

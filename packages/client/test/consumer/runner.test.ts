@@ -39,11 +39,12 @@ function runner(handler: (payload: EachBatchPayload) => Promise<void>) {
   controllers.push(controller)
   const fatal: Error[] = []
   let processed: () => void = () => {}
+  const instrumentation = new Instrumentation<ConsumerEvents>(CONSUMER_EVENTS)
   const r = new Runner({
     handlers: { eachBatch: handler, eachBatchAutoResolve: true },
     concurrency: 1,
     retry: resolveRetryOptions({ retries: 2, initialRetryTime: 1 }),
-    instrumentation: new Instrumentation<ConsumerEvents>(CONSUMER_EVENTS),
+    instrumentation,
     pause: () => () => {},
     onProcessed: () => processed(),
     onProgress: () => {},
@@ -57,7 +58,7 @@ function runner(handler: (payload: EachBatchPayload) => Promise<void>) {
       state.buffered = { records, fetchOffset: state.position!, highWatermark, logStartOffset: 0 }
       r.enqueue(state)
     })
-  return { handle, fatal }
+  return { handle, fatal, instrumentation }
 }
 
 function partition(position: number): PartitionState {
@@ -69,7 +70,7 @@ function partition(position: number): PartitionState {
 describe('client > consumer > runner (eachBatch)', () => {
   it('gives offsets without decoding, the same as the decoded messages, and moves past the batch', async () => {
     const seen: Array<{ first: string | null; last: string; empty: boolean; lag: string }> = []
-    const { handle } = runner(async ({ batch }) => {
+    const { handle, instrumentation } = runner(async ({ batch }) => {
       seen.push({
         first: batch.firstOffset(),
         last: batch.lastOffset(),
@@ -83,8 +84,13 @@ describe('client > consumer > runner (eachBatch)', () => {
         lag: batch.offsetLag(),
       })
     })
+    const sizes: Array<[number, string | null]> = []
+    instrumentation.on('consumer.start_batch_process', ({ payload }) => {
+      sizes.push([payload.batchSize, payload.lastOffset])
+    })
     const state = partition(11)
     await handle(state, concat(batch(10, ['a', 'b', 'c']), batch(13, ['d', 'e'])), 20)
+    expect(sizes).toEqual([[4, '14']])
     expect(seen).toEqual([
       { first: '11', last: '14', empty: false, lag: '5' },
       { first: '11', last: '14', empty: false, lag: '5' },
