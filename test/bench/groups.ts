@@ -38,6 +38,10 @@ const SESSION_MS = 6_000
 /** The static member's: room for a process restart (tsx start-up, connect) on a shared machine. */
 const STATIC_SESSION_MS = 15_000
 const STATIC_ID = 'static-1'
+/** Peers count as quiet (replication caught up) below this many cores over a window. */
+const QUIET_CORES = 0.3
+const QUIET_WINDOW_MS = 500
+const QUIET_DEADLINE_MS = 60_000
 /** How long the gated group's CPU is sampled before the go. */
 const IDLE_SAMPLE_MS = 2_000
 const USAGE = 'usage: npm run bench -- groups [--records N] [--profile DIR]'
@@ -61,6 +65,24 @@ function progress(msg: string): void {
 const now = (): number => performance.timeOrigin + performance.now()
 const round = (n: number, d = 1): number => Math.round(n * 10 ** d) / 10 ** d
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US')
+
+/**
+ * Waits (up to QUIET_DEADLINE_MS) until the peers use under QUIET_CORES over a QUIET_WINDOW_MS
+ * window: after perf produce the slowest replica of each partition is still catching up (acks=all
+ * needs a majority), and that replication would otherwise be billed to the consume measured next.
+ */
+async function peersQuiet(peerPids: number[]): Promise<string> {
+  const start = now()
+  // Bounded by the deadline: every turn waits a window.
+  while (now() - start < QUIET_DEADLINE_MS) {
+    const cpu = stepCpu(peerPids)
+    const from = now()
+    await new Promise((resolve) => setTimeout(resolve, QUIET_WINDOW_MS))
+    const cores = (cpu().peers ?? 0) / ((now() - from) / 1000)
+    if (cores < QUIET_CORES) return `peers quiet (${round(cores, 2)} cores) after ${fmt(now() - start)} ms`
+  }
+  return `peers still busy after ${fmt(QUIET_DEADLINE_MS)} ms; measuring anyway`
+}
 
 /** Waits until the live members own every partition once and `ready` holds; the time they got there. */
 function settled(members: Members, what: string, timeoutMs: number, ready: () => boolean = () => true) {
@@ -102,6 +124,7 @@ async function groupConsume(
         `3 peers ${round((idleAll.peers - idleMine.peers) / idleSeconds, 2)}`,
     )
   }
+  progress(await peersQuiet(peerPids))
   const both = stepCpu([...peerPids, ...memberPids])
   const membersOnly = stepCpu(memberPids)
   const started = now()
@@ -213,6 +236,7 @@ export default async function groupsBench(argv: string[]): Promise<void> {
     const total = args.records
     const emptyPartitions = PARTITIONS - ends.size
 
+    progress(await peersQuiet(cluster.pids))
     const single = await tributary(
       ['perf', 'consume', '--topic', TOPIC, '--messages', String(args.records), '--json', ...peer],
       budgetMs,
