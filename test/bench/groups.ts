@@ -188,6 +188,23 @@ async function groupConsume(
   const pu = all.peers === undefined || mine.peers === undefined ? undefined : perRecord(all.peers - mine.peers)
   if (mu !== undefined) cores.group_consume_members_us_per_record = mu
   if (pu !== undefined) cores.group_consume_peers_us_per_record = pu
+  // The same group with everything read: what eight members and their peers cost doing nothing
+  // (heartbeats, commits, long polls, timers), a share of every second the group reads.
+  const idleAfter = stepCpu([...peerPids, ...memberPids])
+  const idleAfterMembers = stepCpu(memberPids)
+  const idleAfterStart = now()
+  await new Promise((resolve) => setTimeout(resolve, IDLE_SAMPLE_MS))
+  const idleAfterSeconds = (now() - idleAfterStart) / 1000
+  const [afterAll, afterMine] = [idleAfter(), idleAfterMembers()]
+  if (afterAll.peers !== undefined && afterMine.peers !== undefined) {
+    const idleM = round(afterMine.peers / idleAfterSeconds, 2)
+    const idleP = round((afterAll.peers - afterMine.peers) / idleAfterSeconds, 2)
+    cores.group_idle_members_cores = idleM
+    cores.group_idle_peers_cores = idleP
+    progress(
+      `idle group, everything read, over ${idleAfterSeconds.toFixed(1)} s: ${MEMBERS} members ${idleM} cores, 3 peers ${idleP}`,
+    )
+  }
   const coresText =
     `CPU cores over ${wall.toFixed(1)} s from the go: ${MEMBERS} members ${m ?? '?'}, 3 peers ${p ?? '?'}, others ${o ?? '?'}; ` +
     `CPU µs per record: members ${mu ?? '?'}, peers ${pu ?? '?'}`
