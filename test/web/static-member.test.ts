@@ -16,8 +16,8 @@ import { type BrowserContext, chromium, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chromiumArgs, chromiumPath } from '../chromium.ts'
 import { type PeerProcess, startPeerProcess, waitFor } from '../helpers/peer-process.ts'
+import { closeAll, serveTestPage } from './page.ts'
 import type { GroupEvent, ProcessedRecord } from './pages/static-member.ts'
-import { buildAndServeStaticMemberPage, type ServedPage } from './static-member-page.ts'
 
 const GROUP = 'web-static'
 const TOPIC = 'web-static-orders'
@@ -36,7 +36,7 @@ interface Processed extends ProcessedRecord {
 
 let root: string | undefined
 let peer: PeerProcess | undefined
-let served: ServedPage | undefined
+let pageUrl: string | undefined
 let context: BrowserContext | undefined
 let client: Tributary | undefined
 let nodeMember: Consumer | undefined
@@ -48,7 +48,7 @@ let reloads = 0
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'tributary-web-static-'))
-  served = await buildAndServeStaticMemberPage(root)
+  pageUrl = await serveTestPage('static-member.html')
   peer = await startPeerProcess(join(root, 'peer'))
   client = await Tributary.connect({ bootstrap: [peer.address], connectionTimeout: 30_000 })
   await client.admin().createTopics({ topics: [{ topic: TOPIC, numPartitions: PARTITIONS, replicationFactor: 1 }] })
@@ -59,7 +59,7 @@ afterAll(async () => {
   await nodeMember?.disconnect().catch(() => {})
   await client?.disconnect().catch(() => {})
   await peer?.stop('SIGTERM')
-  await served?.close()
+  await closeAll()
   if (root !== undefined) await rm(root, { recursive: true, force: true })
 }, 60_000)
 
@@ -138,7 +138,7 @@ describe('web > a static group member in a page', () => {
     expect(ws).toBeDefined()
     const query = new URLSearchParams({ group: GROUP, topic: TOPIC, instance: INSTANCE, session: String(SESSION_MS) })
     query.append('bootstrap', ws!)
-    await page.goto(`${served!.url}?${query}`)
+    await page.goto(`${pageUrl!}?${query}`)
 
     // Both members own two partitions each.
     const split = await waitFor(
