@@ -43,6 +43,17 @@ export async function waitFor<T>(
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`)
 }
 
+/**
+ * A seed peer in `<root>/a` and `count - 1` more (`b`, `c`, …) bootstrapped to it, started at once;
+ * the seed first.
+ */
+export async function startSeededPeers(root: string, count: number): Promise<PeerProcess[]> {
+  const seed = await startPeerProcess(join(root, 'a'))
+  const names = Array.from({ length: count - 1 }, (_, i) => String.fromCharCode(98 + i))
+  const others = await Promise.all(names.map((n) => startPeerProcess(join(root, n), { bootstrap: [seed.address] })))
+  return [seed, ...others]
+}
+
 export async function startPeerProcess(
   dataDir: string,
   options: { bootstrap?: string[]; args?: string[] } = {},

@@ -13,7 +13,14 @@ import { Broker } from '@tributary/client'
 import { createMeshNode, type MeshNode } from '@tributary/mesh/node'
 import { encodeRecordBatchSync } from '@tributary/wire'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { health, type PeerProcess, startPeerProcess, stopAll, waitFor } from '../helpers/peer-process.ts'
+import {
+  health,
+  type PeerProcess,
+  startPeerProcess,
+  startSeededPeers,
+  stopAll,
+  waitFor,
+} from '../helpers/peer-process.ts'
 
 const enc = new TextEncoder()
 let root: string
@@ -98,14 +105,8 @@ async function load(signal: AbortSignal): Promise<number> {
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'tributary-membership-'))
   client = await createMeshNode({ tcpPort: 0, wsPort: false })
-  const seed = await startPeerProcess(join(root, 'a'))
-  peers.push(seed)
-  peers.push(
-    ...(await Promise.all([
-      startPeerProcess(join(root, 'b'), { bootstrap: [seed.address] }),
-      startPeerProcess(join(root, 'c'), { bootstrap: [seed.address] }),
-    ])),
-  )
+  peers.push(...(await startSeededPeers(root, 3)))
+  const seed = peers[0]!
   for (const peer of peers) await expectSeen(peer.peerId, (s) => s === 'alive', `${peer.dataDir} alive everywhere`)
   const created = await broker(seed).createTopics([{ name: 'load', partitions: 6, replicationFactor: 1 }])
   expect(created[0]?.error).toBeUndefined()

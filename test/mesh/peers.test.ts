@@ -12,7 +12,14 @@ import {
   UnknownTopicOrPartitionError,
 } from '@tributary/wire'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { health, type PeerProcess, startPeerProcess, stopAll, waitFor } from '../helpers/peer-process.ts'
+import {
+  health,
+  type PeerProcess,
+  startPeerProcess,
+  startSeededPeers,
+  stopAll,
+  waitFor,
+} from '../helpers/peer-process.ts'
 
 const enc = new TextEncoder()
 const dec = new TextDecoder()
@@ -70,14 +77,7 @@ async function topicIdsEverywhere(name: string): Promise<string[]> {
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'tributary-mesh-'))
   client = await createMeshNode({ tcpPort: 0, wsPort: false })
-  const seed = await startPeerProcess(join(root, 'a'))
-  peers.push(seed)
-  peers.push(
-    ...(await Promise.all([
-      startPeerProcess(join(root, 'b'), { bootstrap: [seed.address] }),
-      startPeerProcess(join(root, 'c'), { bootstrap: [seed.address] }),
-    ])),
-  )
+  peers.push(...(await startSeededPeers(root, 3)))
 }, 60_000)
 
 afterAll(async () => {
