@@ -64,6 +64,7 @@ describe('peer > metrics', () => {
     expect(value('tributary_leader_changes_total')).toBeGreaterThanOrEqual(1)
     expect(value('tributary_requests_total', { protocol: 'produce', outcome: 'ok' })).toBeGreaterThanOrEqual(1)
     expect(value('tributary_request_bytes_in_total', { protocol: 'produce' })).toBeGreaterThan(100)
+    expect(value('tributary_response_bytes_out_total', { protocol: 'produce' })).toBeGreaterThan(0)
     expect(value('tributary_request_duration_seconds_count', { protocol: 'produce' })).toBeGreaterThanOrEqual(1)
     expect(text).toMatch(/tributary_process_resident_memory_bytes/)
   })
