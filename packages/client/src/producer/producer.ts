@@ -18,6 +18,7 @@ import { ClientClosedError, InvalidArgumentError, partitionName } from '../error
 import { Instrumentation, type Listener, type RemoveListener } from '../instrumentation.js'
 import { defaultPartitioner, type Partitioner, type PartitionerFactory } from '../partitioners/index.js'
 import { createRetrier, type Retrier, type RetryOptions } from '../retry.js'
+import { AbortScope } from './abort-scope.js'
 import { type BatchSpec, type ProducerBatch, RecordAccumulator } from './accumulator.js'
 import { PRODUCER_EVENTS, type ProducerEvents } from './events.js'
 import { ProducerIdentity } from './idempotence.js'
@@ -128,6 +129,8 @@ export class Producer {
   private readonly sender: Sender
   private readonly instrumentation = new Instrumentation<ProducerEvents>(PRODUCER_EVENTS)
   private readonly lifetime = new AbortController()
+  /** Each send's own signal, aborted with the producer's lifetime. */
+  private readonly sends = new AbortScope(this.lifetime.signal)
   private closing: Promise<void> | undefined
   private readonly autoCreate: Omit<AutoCreatedTopic, 'topic'> | undefined
 
@@ -218,27 +221,30 @@ export class Producer {
       const spec = this.batchSpec(request)
       const checked = checkTopicMessages(request.topicMessages)
       count = checked.reduce((n, t) => n + t.records.length, 0)
-      const signal =
-        request.signal === undefined ? this.lifetime.signal : AbortSignal.any([request.signal, this.lifetime.signal])
-      // Partition counts first: a send is placed whole or not at all.
-      const metas = await Promise.all(
-        checked.map((t) => this.retrier(() => this.topicMetadata(t.topic, signal), { signal })),
-      )
-      const partitioned = checked.map((t, i) => this.partition(t.topic, t.records, metas[i]!))
-      let bytes = 0
-      for (const t of checked) for (const r of t.records) bytes += r.size
-      await this.accumulator.reserve(bytes, signal)
-      this.assertOpen()
-      // One pass per record, allocating nothing per record: append, and note which batch holds it.
-      const placements = checked.map((t, i) => {
-        const partitions = partitioned[i]!
-        const placed = new Placements(t.topic)
-        for (let j = 0; j < t.records.length; j++) {
-          const batch = this.accumulator.append(t.topic, partitions[j]!, t.records[j]!, spec)
-          placed.add(batch, batch.records.length - 1)
-        }
-        return placed
-      })
+      // A signal of its own per send: the caller's signal (often one for many sends) and the
+      // producer's lifetime each keep one listener, not one per send (see abort-scope.ts).
+      const placements = await this.sends.run(async (signal) => {
+        // Partition counts first: a send is placed whole or not at all.
+        const metas = await Promise.all(
+          checked.map((t) => this.retrier(() => this.topicMetadata(t.topic, signal), { signal })),
+        )
+        const partitioned = checked.map((t, i) => this.partition(t.topic, t.records, metas[i]!))
+        let bytes = 0
+        for (const t of checked) for (const r of t.records) bytes += r.size
+        await this.accumulator.reserve(bytes, signal)
+        this.assertOpen()
+        // One pass per record, allocating nothing per record: append, and note which batch holds it.
+        const placements = checked.map((t, i) => {
+          const partitions = partitioned[i]!
+          const placed = new Placements(t.topic)
+          for (let j = 0; j < t.records.length; j++) {
+            const batch = this.accumulator.append(t.topic, partitions[j]!, t.records[j]!, spec)
+            placed.add(batch, batch.records.length - 1)
+          }
+          return placed
+        })
+        return placements
+      }, request.signal)
       const results = await Promise.all(placements.map((p) => p.metadata()))
       const flat = results.flat()
       this.emitSend(topics, count, started, undefined)

@@ -27,6 +27,7 @@ import type { Cluster } from '../cluster/cluster.js'
 import { NumberOfRetriesExceededError, partitionName } from '../errors.js'
 import type { Instrumentation } from '../instrumentation.js'
 import type { Retrier } from '../retry.js'
+import { AbortScope } from './abort-scope.js'
 import type { BatchResult, ProducerBatch, RecordAccumulator } from './accumulator.js'
 import type { ProducerEvents } from './events.js'
 import type { ProducerIdentity } from './idempotence.js'
@@ -67,8 +68,12 @@ export class Sender {
   private readonly acknowledgedAt = new Map<string, { producerId: number; at: number }>()
   private readonly idle: Array<() => void> = []
   private active = 0
+  /** Each batch's requests get their own signal, aborted with the producer's. */
+  private readonly scope: AbortScope
 
-  constructor(private readonly options: SenderOptions) {}
+  constructor(private readonly options: SenderOptions) {
+    this.scope = new AbortScope(options.signal)
+  }
 
   /** Sends the partition's sendable batches, up to the in-flight limit. */
   drain(topic: string, partition: number): void {
@@ -131,7 +136,9 @@ export class Sender {
     const { accumulator } = this.options
     try {
       const result =
-        batch.spec.acks === 0 ? await this.sendUnacknowledged(batch) : await this.sendWithRetries(batch, key, entry)
+        batch.spec.acks === 0
+          ? await this.sendUnacknowledged(batch)
+          : await this.scope.run((signal) => this.sendWithRetries(batch, key, entry, signal))
       if (batch.sequence !== undefined) {
         this.acknowledgedAt.set(key, { producerId: batch.sequence.producerId, at: Date.now() })
       }
@@ -187,8 +194,13 @@ export class Sender {
     return batch.encoded
   }
 
-  private async sendWithRetries(batch: ProducerBatch, key: string, entry: Sent): Promise<BatchResult> {
-    const { cluster, signal } = this.options
+  private async sendWithRetries(
+    batch: ProducerBatch,
+    key: string,
+    entry: Sent,
+    signal: AbortSignal,
+  ): Promise<BatchResult> {
+    const { cluster } = this.options
     const result = await this.options.retrier(
       async (bail, retryCount) => {
         if (retryCount > 0 && batch.sequence !== undefined) await this.awaitPredecessors(key, entry, bail)
@@ -225,20 +237,19 @@ export class Sender {
 
   /** acks=0: resolved once handed to the leader's connection; whatever the leader answers is only reported as an event. */
   private async sendUnacknowledged(batch: ProducerBatch): Promise<BatchResult> {
-    const { cluster, signal } = this.options
-    const { broker, leader } = await this.options.retrier(
-      () => cluster.leader(batch.topic, batch.partition, { signal }),
-      {
-        signal,
-      },
+    const { cluster } = this.options
+    const { broker, leader } = await this.scope.run((signal) =>
+      this.options.retrier(() => cluster.leader(batch.topic, batch.partition, { signal }), { signal }),
     )
     const records = await this.encode(batch)
     const started = Date.now()
     // The in-flight slot is held until the leader answers, so unacknowledged sends stay bounded too.
-    void broker
-      .produce(
-        { topic: batch.topic, partition: batch.partition, acks: 0, timeoutMs: batch.spec.timeoutMs, records },
-        { signal },
+    void this.scope
+      .run((signal) =>
+        broker.produce(
+          { topic: batch.topic, partition: batch.partition, acks: 0, timeoutMs: batch.spec.timeoutMs, records },
+          { signal },
+        ),
       )
       .then(
         () => this.emitRequest(batch, leader, 0, started, records.length, undefined),
