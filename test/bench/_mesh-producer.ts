@@ -9,6 +9,8 @@
  *     [--partitions N] [--window N] [--latency-batch N] [--rounds N]
  *
  * Phases run in the order given; the raw stream goes from this process to the first peer.
+ * TRIBUTARY_BENCH_IN_FLIGHT=N (1–5, inherited from `npm run bench -- mesh`) sets the latency
+ * phase's SDK producer `maxInFlightRequests` (default: the SDK's).
  */
 import '@tributary/mesh/polyfills'
 import { type Message, Tributary } from '@tributary/client'
@@ -120,7 +122,7 @@ async function rawRun(ctx: PhaseContext): Promise<MeshProducerOutput['raw'][numb
 async function sdkLatency(ctx: PhaseContext, args: Args): Promise<NonNullable<MeshProducerOutput['latency']>> {
   const mesh = await Tributary.connect({ bootstrap: args.peers })
   try {
-    const producer = mesh.producer()
+    const producer = mesh.producer(inFlightOption())
     await producer.connect()
     const pool = new Uint8Array(KEY_BYTES + VALUE_BYTES).fill(0x61)
     const messages = Array.from({ length: args.partitions }, (_, partition): Message[] =>
@@ -148,6 +150,16 @@ async function sdkLatency(ctx: PhaseContext, args: Args): Promise<NonNullable<Me
   } finally {
     await mesh.disconnect()
   }
+}
+
+/** The latency producer's in-flight window from TRIBUTARY_BENCH_IN_FLIGHT, if set. */
+function inFlightOption(): { maxInFlightRequests?: number } {
+  const raw = process.env.TRIBUTARY_BENCH_IN_FLIGHT
+  if (raw === undefined || raw === '') return {}
+  const n = Number(raw)
+  if (!Number.isSafeInteger(n) || n < 1 || n > 5) throw new Error(`TRIBUTARY_BENCH_IN_FLIGHT must be 1–5, got '${raw}'`)
+  progress(`latency: SDK producer with maxInFlightRequests ${n}`)
+  return { maxInFlightRequests: n }
 }
 
 async function main(): Promise<void> {
