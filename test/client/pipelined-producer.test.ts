@@ -78,4 +78,27 @@ describe('client > producer > pipelined (5 in flight, idempotent)', () => {
     await producer.disconnect()
     expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0)
   }, 120_000)
+
+  it('sends, before it releases the producer, every send called before disconnect (pipelined, in flight, not yet in a batch)', async () => {
+    const { client } = mesh
+    await client
+      .admin()
+      .createTopics({ topics: [{ topic: 'closing', numPartitions: PARTITIONS, replicationFactor: 3 }] })
+    for (let round = 0; round < 3; round++) {
+      const producer = client.producer({ maxInFlightRequests: 5 })
+      await producer.connect()
+      const sends: Array<Promise<unknown>> = []
+      for (let i = 0; i < 300; i++) {
+        const messages = Array.from({ length: RECORDS_PER_SEND }, () => ({ value: 'x', partition: i % PARTITIONS }))
+        sends.push(producer.send({ topic: 'closing', messages }))
+        if (i % 10 === 0) await new Promise((resolve) => setTimeout(resolve, 1))
+      }
+      // The last sends are still resolving metadata when disconnect begins.
+      const outcomes = Promise.allSettled(sends)
+      await producer.disconnect()
+      const failed = (await outcomes).flatMap((o) => (o.status === 'rejected' ? [String(o.reason)] : []))
+      expect(failed).toEqual([])
+      await expect(producer.send({ topic: 'closing', messages: [{ value: 'late' }] })).rejects.toThrow(/disconnected/)
+    }
+  }, 120_000)
 })

@@ -131,6 +131,8 @@ export class Producer {
   private readonly lifetime = new AbortController()
   /** Each send's own signal, aborted with the producer's lifetime. */
   private readonly sends = new AbortScope(this.lifetime.signal)
+  /** Sends called but not yet in their batches (resolving metadata, waiting for room): disconnect waits for them. */
+  private readonly placing = new Set<Promise<unknown>>()
   private closing: Promise<void> | undefined
   private readonly autoCreate: Omit<AutoCreatedTopic, 'topic'> | undefined
 
@@ -223,7 +225,7 @@ export class Producer {
       count = checked.reduce((n, t) => n + t.records.length, 0)
       // A signal of its own per send: the caller's signal (often one for many sends) and the
       // producer's lifetime each keep one listener, not one per send (see abort-scope.ts).
-      const placements = await this.sends.run(async (signal) => {
+      const placing = this.sends.run(async (signal) => {
         // Partition counts first: a send is placed whole or not at all.
         const metas = await Promise.all(
           checked.map((t) => this.retrier(() => this.topicMetadata(t.topic, signal), { signal })),
@@ -232,7 +234,9 @@ export class Producer {
         let bytes = 0
         for (const t of checked) for (const r of t.records) bytes += r.size
         await this.accumulator.reserve(bytes, signal)
-        this.assertOpen()
+        // Only a producer already closed refuses here: disconnect() waits for the sends called
+        // before it to reach their batches, and sends them.
+        if (this.lifetime.signal.aborted) throw new ClientClosedError('the producer is disconnected')
         // One pass per record, allocating nothing per record: append, and note which batch holds it.
         const placements = checked.map((t, i) => {
           const partitions = partitioned[i]!
@@ -243,9 +247,12 @@ export class Producer {
           }
           return placed
         })
-        return placements
+        // Listened to at once (in the same turn as the appends), so a batch failing early is never unhandled.
+        return { acknowledged: Promise.all(placements.map((p) => p.metadata())) }
       }, request.signal)
-      const results = await Promise.all(placements.map((p) => p.metadata()))
+      this.placing.add(placing)
+      const placed = await placing.finally(() => this.placing.delete(placing))
+      const results = await placed.acknowledged
       const flat = results.flat()
       this.emitSend(topics, count, started, undefined)
       return flat
@@ -327,6 +334,8 @@ export class Producer {
   disconnect(): Promise<void> {
     this.closing ??= (async () => {
       try {
+        // Bounded: no send is started once closing is set, so this set only shrinks.
+        await Promise.allSettled([...this.placing])
         await this.flush()
       } finally {
         const reason = new ClientClosedError('the producer is disconnected')
