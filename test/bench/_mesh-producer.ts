@@ -137,8 +137,11 @@ async function sdkLatency(ctx: PhaseContext, args: Args): Promise<NonNullable<Me
     // how much merging the machine's load caused.
     let sends = 0
     let requests = 0
-    const stopCounting = producer.on('producer.request', () => {
+    // Failed requests by error (retried, or failing their send): pipelining's out-of-order refusals show here.
+    const failed = new Map<string, number>()
+    const stopCounting = producer.on('producer.request', ({ payload }) => {
       requests++
+      if (payload.error !== undefined) failed.set(payload.error.name, (failed.get(payload.error.name) ?? 0) + 1)
     })
     const send = (partition: number): Promise<unknown> => {
       sends++
@@ -146,6 +149,7 @@ async function sdkLatency(ctx: PhaseContext, args: Args): Promise<NonNullable<Me
     }
     const result = await latencyPhase({ ...ctx, send, sender: 'SDK Producer (idempotent, acks=all, lingerMs 0)' })
     stopCounting()
+    if (failed.size > 0) progress(`latency: failed requests ${[...failed].map(([n, c]) => `${n} ×${c}`).join(', ')}`)
     return { ...result, requestsPerSend: requests / sends }
   } finally {
     await mesh.disconnect()
