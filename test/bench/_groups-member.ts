@@ -60,9 +60,7 @@ const consumer = mesh.consumer({
   heartbeatInterval: 300,
   rebalanceTimeout: 10_000,
   autoCommitInterval: 500,
-  // The fetch long poll at the SDK's (and Kafka's) 500 ms, as the single consumer it is compared
-  // with: at 200 ms a member whose partitions were read to their end sent 5 fetches a second to each
-  // leader while the others still read, on the peers' CPU.
+  maxWaitTimeInMs: 200,
   partitionAssigners: ['cooperative-sticky'],
 })
 // A crash is the member's own business (the SDK restarts it), but the bench shows why in its error.
