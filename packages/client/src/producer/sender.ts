@@ -296,6 +296,9 @@ export class Sender {
   private settleSequence(batch: ProducerBatch, err: unknown): void {
     const { identity } = this.options
     if (identity === undefined || batch.sequence === undefined) return
+    // An earlier batch's failure already moved the partition to a new id (this one failed behind
+    // it): the new id's sequences are not this batch's to give back or reset.
+    if (batch.sequence.producerId !== identity.producerIdOf(batch.topic, batch.partition)) return
     const ambiguous =
       err instanceof NumberOfRetriesExceededError ||
       err instanceof NetworkError ||

@@ -264,7 +264,8 @@ describe('client > producer > sender', () => {
 
     it('fails the batches behind one that failed for good, then continues under a new producer id', async () => {
       const leader = new FakeLeader()
-      const identity = new ProducerIdentity()
+      let ids = 0
+      const identity = new ProducerIdentity(() => ++ids)
       const { send } = setup({ a: leader }, { maxInFlight: 5, identity })
       expect(await send(['warm-up'])).toEqual([0])
       leader.before.push(new RecordTooLargeError('t-0: batch exceeds max.message.bytes'))
@@ -282,6 +283,8 @@ describe('client > producer > sender', () => {
       expect(await send(['after'])).toEqual([leader.log.length - 1])
       expect(leader.log.at(-1)).toMatchObject({ baseSequence: 0, values: ['after'] })
       expect(leader.log.at(-1)!.producerId).not.toBe(identity.producerId)
+      // One new id for the one failure: the batches failed behind it do not reset the partition again.
+      expect(leader.log.at(-1)!.producerId).toBe(2)
     })
   })
 })
