@@ -1,40 +1,58 @@
 /**
- * Per-operation abort signals under one long-lived signal. Each operation (a send, a batch's
- * attempts) gets its own controller, which the scope aborts when the parent aborts: the parent
- * carries one listener however many operations are under way. Passing the parent itself down to
- * every request instead put one listener per request in flight on it (Node warns past 10), and
+ * Per-operation abort signals under long-lived ones. Each operation (a send, a batch's attempts)
+ * gets its own controller, linked to the producer's lifetime and to the caller's signal through
+ * one shared listener per signal: however many operations are under way, a long-lived signal
+ * carries one listener, removed once none is. Passing the long-lived signal down to every request
+ * instead put one listener per request in flight on it (Node warns past 10: 13 with 5 batches in
+ * flight on 3 partitions, or `perf produce` passing one signal to each of its sends), and
  * AbortSignal.any keeps its sources referenced until the composite is collected.
  */
-export class AbortScope {
-  private readonly children = new Set<AbortController>()
 
-  constructor(private readonly parent: AbortSignal) {
-    parent.addEventListener(
-      'abort',
-      () => {
-        for (const child of this.children) child.abort(parent.reason)
-        this.children.clear()
-      },
-      { once: true },
-    )
+interface Link {
+  children: Set<AbortController>
+  onAbort: () => void
+}
+
+const links = new WeakMap<AbortSignal, Link>()
+
+/** Aborts `child` with `signal`'s reason when `signal` aborts; returns the unlink. */
+function link(signal: AbortSignal, child: AbortController): () => void {
+  let entry = links.get(signal)
+  if (entry === undefined) {
+    const children = new Set<AbortController>()
+    const onAbort = (): void => {
+      links.delete(signal)
+      for (const c of children) c.abort(signal.reason)
+      children.clear()
+    }
+    entry = { children, onAbort }
+    links.set(signal, entry)
+    signal.addEventListener('abort', onAbort, { once: true })
   }
+  const current = entry
+  current.children.add(child)
+  return () => {
+    if (!current.children.delete(child) || current.children.size > 0 || links.get(signal) !== current) return
+    links.delete(signal)
+    signal.removeEventListener('abort', current.onAbort)
+  }
+}
 
-  /**
-   * Runs `operation` with a signal that aborts when the scope's parent or `extra` aborts; the
-   * listener on `extra` is removed once the operation settles.
-   */
+export class AbortScope {
+  constructor(private readonly parent: AbortSignal) {}
+
+  /** Runs `operation` with a signal that aborts when the scope's parent or `extra` aborts. */
   async run<T>(operation: (signal: AbortSignal) => Promise<T>, extra?: AbortSignal): Promise<T> {
     this.parent.throwIfAborted()
     extra?.throwIfAborted()
     const controller = new AbortController()
-    const onExtraAbort = (): void => controller.abort(extra!.reason)
-    this.children.add(controller)
-    extra?.addEventListener('abort', onExtraAbort, { once: true })
+    const unlinkParent = link(this.parent, controller)
+    const unlinkExtra = extra === undefined ? undefined : link(extra, controller)
     try {
       return await operation(controller.signal)
     } finally {
-      this.children.delete(controller)
-      extra?.removeEventListener('abort', onExtraAbort)
+      unlinkParent()
+      unlinkExtra?.()
     }
   }
 }
