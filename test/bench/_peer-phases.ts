@@ -386,6 +386,9 @@ async function schedule(
     const wait = due - performance.now()
     if (wait > 0) await sleep(wait)
     if (outstanding >= MAX_LATENCY_OUTSTANDING) {
+      // The sends still out fail as the producer closes: nobody awaits them any more, and an
+      // unhandled rejection would end the process with their error instead of this one.
+      for (const a of answers) a.catch(() => {})
       throw new Error(
         `${outstanding} produces unanswered: the peer does not keep up with ${fmt(LATENCY_RECORDS_PER_S)} records/s`,
       )
