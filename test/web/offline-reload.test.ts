@@ -14,7 +14,13 @@
  * batch sent stays unanswered, and the page is reloaded with it in flight; the peer resumes and the
  * reloaded page sends that batch again. `tributary consume` then reads the topic: the warm-up
  * record and 0…999, each once, in order.
+ *
+ * Browser restarts: records queued with the peer stopped stay in the profile's IndexedDB when the
+ * browser quits; a browser started again on that profile drains them once the peer is back.
  */
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { killAllCli, runCli } from '../../apps/peer/test/helpers/run-cli.ts'
 import { type PeerProcess, waitFor } from '../helpers/peer-process.ts'
@@ -27,6 +33,8 @@ const HALF = RECORDS / 2
 /** Records per batch at most: the drain is 200 batches or more, one in flight at a time. */
 const BATCH = 5
 const SETTLE_MS = 60_000
+/** Records queued before the browser quits in the restart test. */
+const RESTART_RECORDS = 200
 
 interface Recorded extends ReportedEvent {
   /** Page loads so far when the test received the event (1: the first load). */
@@ -214,4 +222,51 @@ describe('web > offline outbox across reloads', () => {
     const offsets = records.map((r) => Number(r.offset))
     expect(offsets).toEqual([...offsets].sort((x, y) => x - y))
   }, 300_000)
+
+  it('records queued while the mesh is out of reach survive a browser restart and arrive once, in order', async () => {
+    const topic = 'offline-restart'
+    const created = await runCli(
+      ['topics', 'create', topic, '--partitions', '1', '--replication-factor', '1', '--peer', peer.address],
+      { timeoutMs: 45_000 },
+    )
+    expect(created.status, created.stderr).toBe(0)
+    const profile = await mkdtemp(join(tmpdir(), 'tributary-web-restart-'))
+    const ws = peer.addresses.find((a) => a.includes('/ws/'))
+    const query = new URLSearchParams({ topic, name: 'offline-restart', batch: String(BATCH) })
+    query.append('bootstrap', ws!)
+    const start = async () => {
+      const { context, page } = await openBrowser({ profile })
+      await context.exposeFunction('reportOutbox', () => {})
+      await page.goto(`${url}?${query}`)
+      await page.waitForFunction(() => typeof window.offline === 'object', undefined, { timeout: 30_000 })
+      return { context, page }
+    }
+
+    const first = await start()
+    await first.page.evaluate(() => window.offline.send('warm-up'))
+    await peer.stop('SIGTERM')
+    await first.page.evaluate((n) => window.offline.enqueue(0, n), RESTART_RECORDS)
+    expect(await first.page.evaluate(() => window.offline.pending())).toBe(RESTART_RECORDS)
+    // The browser quits with everything queued (its IndexedDB is on the profile's disk).
+    await first.context.close()
+
+    peer = await restartWebPeer(peer)
+    const second = await start()
+    await waitFor(
+      async () => (await second.page.evaluate(() => window.offline.pending())) === 0 || undefined,
+      'the restarted browser to drain the outbox',
+      SETTLE_MS,
+    )
+    const consumed = await runCli(
+      ['consume', topic, '--from-beginning', '--format', 'json', '--timeout-ms', '10000', '--peer', peer.address],
+      { timeoutMs: 90_000 },
+    )
+    expect(consumed.status, consumed.stderr).toBe(0)
+    const values = consumed.stdout
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { value: string }).value)
+    expect(values).toEqual(['warm-up', ...Array.from({ length: RESTART_RECORDS }, (_, i) => String(i))])
+    await rm(profile, { recursive: true, force: true })
+  }, 240_000)
 })

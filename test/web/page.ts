@@ -62,12 +62,13 @@ export async function restartWebPeer(peer: PeerProcess): Promise<PeerProcess> {
 /**
  * A headless Chromium with a fresh profile (so a fresh IndexedDB), one page open. `webrtc`:
  * grant camera and microphone, without which Chromium gathers no ICE candidates on loopback
- * (PLATFORM.md).
+ * (PLATFORM.md). `profile`: start on that profile directory instead (a browser restarted on what
+ * an earlier one left — close that one first).
  */
 export async function openBrowser(
-  options: { webrtc?: boolean } = {},
+  options: { webrtc?: boolean; profile?: string } = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const profile = await mkdtemp(join(tmpdir(), 'tributary-web-profile-'))
+  const profile = options.profile ?? (await mkdtemp(join(tmpdir(), 'tributary-web-profile-')))
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath(),
     args: chromiumArgs,
