@@ -102,7 +102,9 @@ export const PEER_KEY_FILE = 'peer-key'
 /**
  * Per-partition Raft timing of a peer, KRaft's defaults: a follower stands after 2-3 s without a
  * successful fetch (jittered so followers do not split the vote), a candidate retries after 1-2 s,
- * replicas long-poll the leader for up to 300 ms. A leader whose connection closes (a crash) is
+ * replicas long-poll the leader for up to 500 ms (Kafka's replica.fetch.wait.max.ms): new data
+ * answers a poll at once, so the wait only sets what an idle partition costs — one poll per
+ * follower per wait, which for the groups bench's ~100 partitions was most of its idle peers' CPU. A leader whose connection closes (a crash) is
  * replaced at once (leaderUnreachable); only a silent one (frozen, partitioned) waits the fetch
  * timeout. Half these timeouts (1 s / 0.5 s) set off elections on a loaded 2-core machine: with
  * a browser and eight consumer processes beside three peers, stalls of the peers' event loops
@@ -114,7 +116,7 @@ export const PEER_KEY_FILE = 'peer-key'
 export const DEFAULT_PEER_RAFT = {
   fetchTimeoutMs: 2000,
   electionTimeoutMs: 1000,
-  fetchMaxWaitMs: 300,
+  fetchMaxWaitMs: 500,
   requestTimeoutMs: 1000,
   leaderImbalanceCheckIntervalMs: 30_000,
 } as const
