@@ -66,16 +66,25 @@ export function answerTimeoutNow(core: RaftCore, request: TimeoutNowRequest): Pr
 
 /**
  * The transport lost its connection to `peerId`. If that is this follower's leader, stand
- * soon (within a fraction of an election timeout, randomized so followers do not split the
- * vote) instead of waiting out the fetch timeout. Always safe: it only fires a timeout early;
+ * soon instead of waiting out the fetch timeout, in turns as after a resignation: the remaining
+ * voters by their order in the voter set, a slot of electionTimeout / voters each, randomized in
+ * its first half. Every follower sees the connection close at the same moment, so without turns
+ * they stood together and split the vote (the mesh bench: epoch 3 → 5 and 1.6 s, one failover in
+ * three). Always safe: it only fires a timeout early;
  * a leader that is in fact alive wins its followers back, or keeps them, by the usual rules.
  * Locked.
  */
 export function expediteElection(core: RaftCore, peerId: string): void {
   const s = core.quorum.state
   if (s.role !== 'follower' || s.leaderId !== peerId || !core.quorum.localIsVoter) return
-  const at = core.clock.now() + Math.floor(core.random() * (core.config.electionTimeoutMs / 2))
-  core.logger.debug({ partition: core.partition, epoch: s.epoch, leader: peerId }, 'lost the leader; standing sooner')
+  const voters = core.quorum.voters
+  const rank = Math.max(0, voters.filter((v) => v !== peerId).indexOf(core.localId))
+  const step = core.config.electionTimeoutMs / voters.length
+  const at = core.clock.now() + Math.floor(rank * step + (core.random() * step) / 2)
+  core.logger.debug(
+    { partition: core.partition, epoch: s.epoch, leader: peerId, rank },
+    'lost the leader; standing sooner',
+  )
   s.expediteElection(at)
   core.reschedule()
 }

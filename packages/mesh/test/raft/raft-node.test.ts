@@ -347,6 +347,18 @@ describe('raft > partition raft', () => {
     await raft.stop()
   })
 
+  it('the first remaining voter stands first when the leader is lost', async () => {
+    const clock = new SimClock()
+    const { raft } = await replica({ id: 'a', voters: VOTERS, clock })
+    await raft.start()
+    await raft.handleBeginQuorumEpoch({ partition: 'p', leaderId: 'c', leaderEpoch: 3 })
+    await raft.leaderUnreachable('c')
+    // Within the first half of its turn of 100 ms / 3 voters.
+    await advance(clock, 17)
+    expect(raft.role).toBe('prospective')
+    await raft.stop()
+  })
+
   it('stands soon after losing the connection to its leader, and ignores other peers going away', async () => {
     const clock = new SimClock()
     const { raft, transport } = await replica({ id: 'b', voters: VOTERS, clock })
@@ -357,7 +369,10 @@ describe('raft > partition raft', () => {
     await advance(clock, 60)
     expect(raft.role).toBe('follower')
     await raft.leaderUnreachable('c')
-    await advance(clock, 60)
+    // b is second of the remaining voters [a, b]: it waits out a's turn (100 ms / 3 voters) first.
+    await advance(clock, 30)
+    expect(raft.role).toBe('follower')
+    await advance(clock, 30)
     expect(raft.role).toBe('prospective')
     expect(raft.epoch).toBe(3)
     expect(
