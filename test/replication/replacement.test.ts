@@ -140,7 +140,12 @@ describe('replication > a voter lost for good is replaced', () => {
     const c = cluster!
     await producer.stop()
     await c.waitCaughtUp(REPLACE, 1)
-    const [before] = await c.partitions(REPLACE)
+    // Leadership settled first: the spare took the lost peer's slot, so when that was the
+    // preferred one, balancing hands leadership to it (a new epoch) within its check interval.
+    const before = await waitFor(async () => {
+      const p = await agreed(c, REPLACE, 0)
+      return p !== undefined && p.leader === p.replicas[0] ? p : undefined
+    }, `${REPLACE}-0 to be led by its preferred replica`)
     const back = await c.restart(lost)
     await waitFor(
       () => back.output().includes('removed partition replica and its data'),
@@ -150,7 +155,7 @@ describe('replication > a voter lost for good is replaced', () => {
     await expect(stat(join(back.dataDir, 'logs', `${REPLACE}-0`))).rejects.toThrow()
     // Pre-votes kept it from forcing an election: same leader, same epoch.
     const p = await waitFor(() => agreed(c, REPLACE, 0), 'the peers to agree on the partition')
-    expect([p.leader, p.leaderEpoch]).toEqual([before!.leader, before!.leaderEpoch])
+    expect([p.leader, p.leaderEpoch]).toEqual([before.leader, before.leaderEpoch])
     expect(p.replicas).not.toContain(lost)
   }, 60_000)
 
