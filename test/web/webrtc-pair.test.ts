@@ -58,7 +58,7 @@ describe('web > two pages over WebRTC', () => {
     if (ctx.task.result?.state !== 'fail') return
     for (const [i, page] of pages.entries()) {
       const lines = await page.evaluate(() => window.pair.logs()).catch(() => [] as string[])
-      console.info(`--- page ${'AB'[i]} log (last 80 lines)\n${lines.slice(-80).join('\n')}`)
+      console.info(`--- page ${'AB'[i]} log (last 150 lines)\n${lines.slice(-150).join('\n')}`)
     }
     console.info(`--- relay output (tail)\n${relay.output().slice(-6000)}`)
   })

@@ -2,7 +2,7 @@
  * Page of test/web/webrtc-pair.test.ts: one browser peer (`createBrowserPeer`, IndexedDB in this
  * page's own browser context) that the test drives through `window.pair`: start it as a voter or
  * an observer, read its replica of a partition, see its connections to another page, and produce
- * through the SDK inside it (`Tributary.fromPeer`). Everything it logs at info and above is kept
+ * through the SDK inside it (`Tributary.fromPeer`). Everything it logs at info and above (and its debug lines on elections) is kept
  * for the test to print when it fails.
  */
 import { peerIdFromString } from '@libp2p/peer-id'
@@ -72,7 +72,17 @@ const keep =
     )
     if (lines.length > MAX_LOG_LINES) lines.splice(0, MAX_LOG_LINES / 2)
   }
-const logger = { debug: () => {}, info: keep('info'), warn: keep('warn'), error: keep('error') }
+/** Debug lines about elections and leadership are kept too: what a failed election run needs. */
+const RAFT_DEBUG = /raft|stand|vote|leader/i
+const keepDebug = keep('debug')
+const logger = {
+  debug: (obj: object, msg?: string): void => {
+    if (RAFT_DEBUG.test(msg ?? '')) keepDebug(obj, msg)
+  },
+  info: keep('info'),
+  warn: keep('warn'),
+  error: keep('error'),
+}
 
 let browserPeer: BrowserPeer | undefined
 let sdk: Tributary | undefined
