@@ -7,10 +7,12 @@ import { CommitWaiters } from './commit-waiters.js'
 import { checkMembers, resolveRaftConfig } from './config.js'
 import type { RaftCore } from './core.js'
 import { DeadlineTimer } from './deadline-timer.js'
-import { answerVote, requestPreVotes, requestVotes } from './election.js'
+import { answerVote } from './election.js'
+import { checkFetcher } from './fetch-admission.js'
 import { answerReplicaFetch, FetchWaiters } from './fetch-handler.js'
-import { ADMITTED_OBSERVER_IDLE_FETCH_TIMEOUTS, type LeaderState, type ReplicaProgress } from './leader-state.js'
-import { announceResignation, beginEpoch, leaderCheck } from './leadership.js'
+import { appendAsLeader, notLeaderError } from './leader-append.js'
+import type { LeaderState, ReplicaProgress } from './leader-state.js'
+import { announceResignation } from './leadership.js'
 import { sendTimeoutNowIfCaughtUp } from './leadership-transfer.js'
 import { type Assignment, assignmentOf } from './membership.js'
 import {
@@ -31,8 +33,9 @@ import {
   answerTimeoutNow,
   expediteElection,
 } from './quorum-epoch-handlers.js'
-import { type EpochState, QuorumState } from './quorum-state.js'
+import { QuorumState } from './quorum-state.js'
 import { ReplicaFetcher } from './replica-fetcher.js'
+import { RoleDriver } from './role-driver.js'
 import { Serial } from './serial.js'
 import type { RaftRequestHandler, RaftRequestOptions, RaftTransport } from './transport.js'
 import {
@@ -52,8 +55,6 @@ import type { VoterSet } from './voter-history.js'
 import { trackVoterSets } from './voter-log.js'
 
 const DEFAULT_COMMIT_TIMEOUT_MS = 30_000
-/** Observers admitted at their first fetch that one leader tracks at most (each costs a progress entry). */
-const MAX_ADMITTED_OBSERVERS = 256
 
 /**
  * One partition replica's Raft, pull-based as in KRaft (KIP-595): elections with randomized
@@ -61,7 +62,7 @@ const MAX_ADMITTED_OBSERVERS = 256
  * and the high watermark at the offset a majority of voters holds. The voter set follows the
  * log's VotersRecords; the leader replaces a voter long out of sync and hands leadership to the
  * preferred voter. `QuorumState` owns the role and voter set and persists them before they take
- * effect; this class drives timers, requests and the log.
+ * effect; `RoleDriver` starts each role's work; this class drives timers, requests and the log.
  *
  * ```ts
  * const raft = new PartitionRaft({ partition: 'orders-0', localId, voters, log, store, transport })
@@ -84,13 +85,11 @@ export class PartitionRaft implements RaftCore, RaftRequestHandler {
   readonly observerIds: readonly string[]
   readonly placement: ReplicaPlacement | undefined
   private readonly admitObserver: ((replicaId: string) => boolean) | undefined
-  /** The voters it was created with: whom it asks for the leader while its own voter set is unknown. */
-  private readonly initialVoters: readonly string[]
   readonly stats: RaftStats = { votersAdded: 0, votersRemoved: 0, leadershipTransfers: 0 }
   private readonly serial = new Serial()
   private readonly commits: CommitWaiters
   private readonly fetchWaiters: FetchWaiters
-  private readonly fetcher: ReplicaFetcher
+  private readonly roles: RoleDriver
   private readonly outbound: OutboundRequests
   private readonly changes: ChangeNotifier
   private readonly timer: DeadlineTimer
@@ -104,7 +103,6 @@ export class PartitionRaft implements RaftCore, RaftRequestHandler {
     this.observerIds = [...observers]
     this.placement = init.placement
     this.admitObserver = init.admitObserver
-    this.initialVoters = [...init.voters]
     this.localId = init.localId
     // Every write to the log goes through this, so the voter set follows the log's VotersRecords.
     this.log = trackVoterSets(init.log, () => this.quorum)
@@ -117,9 +115,14 @@ export class PartitionRaft implements RaftCore, RaftRequestHandler {
     this.outbound = new OutboundRequests(this.clock, this.partition)
     this.commits = new CommitWaiters(this.clock, this.config.maxPendingCommits, this.partition)
     this.fetchWaiters = new FetchWaiters(this.clock, this.config.maxPendingFetches)
-    this.fetcher = new ReplicaFetcher(this)
+    this.roles = new RoleDriver(this, {
+      fetcher: new ReplicaFetcher(this),
+      initialVoters: [...init.voters],
+      leftLeadership: () => this.commits.failAll(this.notLeader()),
+      changed: () => this.emitChange(),
+    })
     this.timer = new DeadlineTimer(this.clock, () => {
-      this.locked(() => this.tick()).catch((err: unknown) => {
+      this.locked(() => this.roles.tick()).catch((err: unknown) => {
         if (!this.stopped) this.logger.warn({ partition: this.partition, err }, 'raft timer failed')
         this.serial.run(() => this.reschedule())
       })
@@ -171,7 +174,7 @@ export class PartitionRaft implements RaftCore, RaftRequestHandler {
     if (this.phase !== 'starting') return
     this.phase = 'running'
     this.logger.info({ partition: this.partition, epoch: this.epoch, role: this.role }, 'raft started')
-    await this.locked(() => this.entered(undefined))
+    await this.locked(() => this.roles.entered(undefined))
   }
 
   /**
@@ -240,30 +243,8 @@ export class PartitionRaft implements RaftCore, RaftRequestHandler {
   }
 
   /** Appends producer batches as the leader (acks=1 once this resolves). NotLeaderOrFollowerError elsewhere. */
-  async appendAsLeader(batches: Uint8Array, options: { signal?: AbortSignal } = {}): Promise<LeaderAppendResult> {
-    const s = await this.locked(() => {
-      const state = this.quorum.state
-      if (state.role !== 'leader') throw this.notLeader()
-      // Raft §3.10: appends wait out a hand-over, so the target can hold the whole log.
-      if (state.transfer !== undefined) {
-        throw new NotLeaderOrFollowerError(
-          `${this.partition}: ${this.localId} is handing leadership to ${state.transfer.to}; retry shortly`,
-        )
-      }
-      return state
-    })
-    // The write happens outside the raft lock, so concurrent produces queue in the log and are
-    // committed in groups. Safety does not rest on the lock: the log refuses an append whose
-    // epoch is older than what it holds, and data a deposed leader appended after losing
-    // leadership is uncommitted and cut when it next fetches (diverging epoch).
-    const result = await this.log.appendAsLeader(batches, s.epoch, { signal: options.signal })
-    await this.locked(() => {
-      if (this.quorum.state === s && s.updateLocalEndOffset(this.log.logEndOffset)) this.leaderHighWatermarkMoved(s)
-      this.wakeFetches()
-    }).catch(() => {
-      // stopped meanwhile: the append stands, the caller learns leadership is gone from waitForCommit
-    })
-    return { ...result, leaderEpoch: s.epoch }
+  appendAsLeader(batches: Uint8Array, options: { signal?: AbortSignal } = {}): Promise<LeaderAppendResult> {
+    return appendAsLeader(this, batches, options)
   }
 
   /**
@@ -305,13 +286,6 @@ export class PartitionRaft implements RaftCore, RaftRequestHandler {
     return answerTimeoutNow(this, request)
   }
 
-  /** A fetcher outside the configured replicas, admitted as an observer if the peer allows it. */
-  private admit(s: LeaderState, replicaId: string): boolean {
-    if (this.admitObserver?.(replicaId) !== true) return false
-    const idleMs = this.config.fetchTimeoutMs * ADMITTED_OBSERVER_IDLE_FETCH_TIMEOUTS
-    return s.admitObserver(replicaId, this.clock.now(), MAX_ADMITTED_OBSERVERS, idleMs)
-  }
-
   /** A replica fetches (on the leader); held open up to its maxWaitMs while it is caught up. */
   async handleFetch(
     request: ReplicaFetchRequest,
@@ -319,15 +293,8 @@ export class PartitionRaft implements RaftCore, RaftRequestHandler {
   ): Promise<ReplicaFetchResponse> {
     const r = validateReplicaFetchRequest(request)
     this.checkPartition(r.partition)
-    // The replica path serves records above the high watermark: only the leader's replicas may
-    // fetch them. Elsewhere anyone may ask who leads (a learner looking for its leader does).
     const s = this.phase === 'running' ? this.quorum.state : undefined
-    if (
-      r.replicaId === this.localId ||
-      (s?.role === 'leader' && !s.isReplica(r.replicaId) && !this.admit(s, r.replicaId))
-    ) {
-      throw new InvalidRequestError(`${this.partition}: ${r.replicaId} is not a replica of this partition`)
-    }
+    checkFetcher(this, s, r.replicaId, this.admitObserver)
     const answer = answerReplicaFetch(this, this.fetchWaiters, r, options.signal)
     if (s?.role === 'leader' && s.transfer?.to === r.replicaId) {
       // Queued behind the fetch's first pass, which recorded how far the target got.
@@ -351,38 +318,24 @@ export class PartitionRaft implements RaftCore, RaftRequestHandler {
     return this.outbound.run(what, timeoutMs, call)
   }
 
-  async observeLeader(epoch: number, leaderId: string | undefined): Promise<void> {
-    const s = this.quorum.state
-    const leader = leaderId !== undefined && this.quorum.mayFollow(leaderId) ? leaderId : undefined
-    if (epoch > s.epoch) {
-      if (leader !== undefined) await this.transition(() => this.quorum.transitionToFollower(epoch, leader))
-      else await this.becomeUnattached(epoch)
-    } else if (epoch === s.epoch && leader !== undefined) {
-      const free =
-        s.role === 'unattached' ||
-        s.role === 'candidate' ||
-        (s.role === 'prospective' && (s.leaderId === undefined || s.leaderId === leader))
-      if (free) await this.transition(() => this.quorum.transitionToFollower(epoch, leader))
-      else if (s.leaderId !== leader) {
-        this.logger.error({ partition: this.partition, epoch, known: s.leaderId, claimed: leader }, 'two leaders')
-      }
-    }
+  observeLeader(epoch: number, leaderId: string | undefined): Promise<void> {
+    return this.roles.observeLeader(epoch, leaderId)
   }
 
   becomeUnattached(epoch: number, votedFor?: string): Promise<void> {
-    return this.transition(() => this.quorum.transitionToUnattached(epoch, votedFor))
+    return this.roles.becomeUnattached(epoch, votedFor)
   }
 
   becomeProspective(): Promise<void> {
-    return this.transition(() => this.quorum.transitionToProspective())
+    return this.roles.becomeProspective()
   }
 
   becomeCandidate(): Promise<void> {
-    return this.transition(() => this.quorum.transitionToCandidate())
+    return this.roles.becomeCandidate()
   }
 
   becomeLeader(): Promise<void> {
-    return this.transition(() => this.quorum.transitionToLeader(this.log.logEndOffset))
+    return this.roles.becomeLeader()
   }
 
   /**
@@ -419,50 +372,6 @@ export class PartitionRaft implements RaftCore, RaftRequestHandler {
 
   // ---- internals ----
 
-  /** Runs a QuorumState transition, then starts the new state's work. Locked. */
-  private async transition(change: () => Promise<void>): Promise<void> {
-    const before = this.quorum.state
-    await change()
-    if (this.quorum.state !== before) await this.entered(before)
-  }
-
-  private async entered(before: EpochState | undefined): Promise<void> {
-    const s = this.quorum.state
-    if (before?.role === 'leader') {
-      this.commits.failAll(this.notLeader())
-    }
-    this.wakeFetches()
-    this.logger.debug({ partition: this.partition, role: s.role, epoch: s.epoch, leader: s.leaderId }, 'raft state')
-    if (s.role === 'leader') await beginEpoch(this, s)
-    else if (s.role === 'prospective') {
-      if (s.isPreVoteGranted()) return this.becomeCandidate()
-      requestPreVotes(this, s)
-    } else if (s.role === 'candidate') {
-      if (s.isVoteGranted()) return this.becomeLeader()
-      requestVotes(this, s)
-    } else if (s.role === 'follower') this.fetcher.start(s)
-    if (this.quorum.state !== s) return
-    this.reschedule()
-    this.emitChange()
-  }
-
-  private async tick(): Promise<void> {
-    const s = this.quorum.state
-    const now = this.clock.now()
-    if (now >= s.deadline()) {
-      if (s.role === 'leader') await leaderCheck(this, s, now)
-      else if (this.quorum.localIsVoter) await this.becomeProspective()
-      else if (s.role === 'follower') await this.becomeUnattached(s.epoch)
-      else {
-        // No voter: wait for a leader to be announced, asking a voter now and then who it is.
-        const voters = this.quorum.voters
-        this.fetcher.probe(voters.length > 0 ? voters : this.initialVoters)
-        s.electionDeadline = now + this.config.electionTimeoutMs
-      }
-    }
-    this.reschedule()
-  }
-
   private emitChange(): void {
     const s = this.quorum.state
     this.changes.publish({
@@ -476,12 +385,7 @@ export class PartitionRaft implements RaftCore, RaftRequestHandler {
   }
 
   private notLeader(): NotLeaderOrFollowerError {
-    const s = this.phase === 'running' ? this.quorum.state : undefined
-    const hint =
-      s?.leaderId !== undefined
-        ? `the leader is ${s.leaderId} (epoch ${s.epoch})`
-        : 'no leader is known yet; retry shortly'
-    return new NotLeaderOrFollowerError(`${this.partition}: ${this.localId} is not the leader; ${hint}`)
+    return notLeaderError(this, this.phase === 'running' ? this.quorum.state : undefined)
   }
 
   private checkPartition(partition: string): void {
