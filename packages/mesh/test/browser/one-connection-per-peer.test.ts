@@ -1,6 +1,6 @@
 import type { Connection } from '@libp2p/interface'
 import { peerIdFromString } from '@libp2p/peer-id'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { connectionToKeep, keepOneDirectConnection } from '../../src/browser/one-connection-per-peer.js'
 import { silentLogger } from '../../src/logger.js'
 
@@ -9,6 +9,7 @@ const HIGH = '12D3KooWRUr3JpLPYLMUeTuDCchkjVnTjQhFiBpE6qRjxW8QhVmo'
 
 interface FakeConnection extends Connection {
   closed: boolean
+  aborted: boolean
 }
 
 function conn(remote: string, direction: 'inbound' | 'outbound', open: number, limited = false): FakeConnection {
@@ -19,11 +20,15 @@ function conn(remote: string, direction: 'inbound' | 'outbound', open: number, l
     limits: limited ? { bytes: 1n } : undefined,
     status: 'open',
     closed: false,
+    aborted: false,
     close: async () => {
       c.closed = true
       c.status = 'closed'
     },
-    abort: () => {},
+    abort: () => {
+      c.aborted = true
+      c.status = 'closed'
+    },
   }
   return c as unknown as FakeConnection
 }
@@ -46,33 +51,84 @@ describe('mesh > browser > one direct connection per peer', () => {
     expect(connectionToKeep(LOW, onlyHigher)).toBe(onlyHigher[1])
   })
 
-  it('closes the duplicates when a second direct connection opens, and leaves relayed ones alone', () => {
+  function fakeNode(self: string) {
     const connections: FakeConnection[] = []
     const events = new EventTarget()
     const node = {
-      peerId: peerIdFromString(LOW),
+      peerId: peerIdFromString(self),
       getConnections: () => connections.filter((c) => c.status === 'open'),
       addEventListener: events.addEventListener.bind(events),
       removeEventListener: events.removeEventListener.bind(events),
     }
-    const stop = keepOneDirectConnection(node as never, silentLogger)
     const open = (c: FakeConnection) => {
       connections.push(c)
       events.dispatchEvent(new CustomEvent('connection:open', { detail: c }))
     }
+    return { node, open }
+  }
+
+  it('closes the duplicates once the kept connection answers, and leaves relayed ones alone', async () => {
+    const { node, open } = fakeNode(LOW)
+    const asked: FakeConnection[] = []
+    const stop = keepOneDirectConnection(node as never, silentLogger, {
+      answers: async (c) => {
+        asked.push(c as FakeConnection)
+        return undefined
+      },
+    })
     const relayed = conn(HIGH, 'inbound', 0, true)
     const inbound = conn(HIGH, 'inbound', 1)
     open(relayed)
     open(inbound)
+    await vi.waitFor(() => expect(asked).toHaveLength(0))
     expect(inbound.closed).toBe(false)
     const outbound = conn(HIGH, 'outbound', 2)
     open(outbound)
-    expect(inbound.closed).toBe(true)
+    await vi.waitFor(() => expect(inbound.closed).toBe(true))
+    expect(asked).toEqual([outbound])
     expect(outbound.closed).toBe(false)
     expect(relayed.closed).toBe(false)
     stop()
     const late = conn(HIGH, 'outbound', 3)
     open(late)
+    await new Promise((resolve) => setTimeout(resolve, 10))
     expect(late.closed).toBe(false)
+  })
+
+  it('aborts the chosen connection when its remote end does not answer, and keeps the working one', async () => {
+    // Seen from the higher peer: the lower one's dial (inbound here) completed on this side only.
+    const { node, open } = fakeNode(HIGH)
+    const own = conn(LOW, 'outbound', 1)
+    const halfOpen = conn(LOW, 'inbound', 2)
+    keepOneDirectConnection(node as never, silentLogger, {
+      answers: async (c) => (c === halfOpen ? new Error('no answer') : undefined),
+    })
+    open(own)
+    open(halfOpen)
+    await vi.waitFor(() => expect(halfOpen.aborted).toBe(true))
+    expect(own.closed).toBe(false)
+    expect(own.aborted).toBe(false)
+  })
+
+  it('closes a connection that opens while the chosen one is being checked too', async () => {
+    const { node, open } = fakeNode(LOW)
+    const checks: Array<() => void> = []
+    keepOneDirectConnection(node as never, silentLogger, {
+      answers: (_c) => new Promise<undefined>((resolve) => checks.push(() => resolve(undefined))),
+    })
+    const a = conn(HIGH, 'inbound', 1)
+    const b = conn(HIGH, 'outbound', 2)
+    const c = conn(HIGH, 'outbound', 3)
+    open(a)
+    open(b)
+    open(c)
+    // One check at a time per peer: the third connection waits for the first check, and is
+    // closed with the other duplicate once the kept one has answered.
+    await vi.waitFor(() => expect(checks).toHaveLength(1))
+    expect(a.closed || c.closed).toBe(false)
+    checks[0]!()
+    await vi.waitFor(() => expect(a.closed && c.closed).toBe(true))
+    expect(checks).toHaveLength(1)
+    expect(b.closed).toBe(false)
   })
 })
