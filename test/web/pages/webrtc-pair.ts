@@ -18,6 +18,8 @@ export interface ConnectionView {
   status: string
   /** Relayed connections carry limits; a direct WebRTC connection has none. */
   limited: boolean
+  /** `direction protocol status` of each stream open on it. */
+  streams: string[]
 }
 
 export interface ReplicaView {
@@ -73,7 +75,7 @@ const keep =
     if (lines.length > MAX_LOG_LINES) lines.splice(0, MAX_LOG_LINES / 2)
   }
 /** Debug lines about elections and leadership are kept too: what a failed election run needs. */
-const RAFT_DEBUG = /raft|stand|vote|leader/i
+const RAFT_DEBUG = /raft|stand|vote|leader|connection|dial/i
 const keepDebug = keep('debug')
 const logger = {
   debug: (obj: object, msg?: string): void => {
@@ -111,6 +113,7 @@ function view(c: {
   direction: string
   status: string
   limits?: unknown
+  streams: ReadonlyArray<{ direction: string; protocol?: string; status: string }>
 }): ConnectionView {
   return {
     id: c.id,
@@ -118,6 +121,7 @@ function view(c: {
     direction: c.direction,
     status: c.status,
     limited: c.limits !== undefined,
+    streams: c.streams.map((s) => `${s.direction} ${s.protocol ?? '?'} ${s.status}`),
   }
 }
 
@@ -133,6 +137,14 @@ window.pair = {
       logger,
     })
     sdk = Tributary.fromPeer(browserPeer.peer, { requestTimeout: RPC_TIMEOUT_MS })
+    // Every connection opened and closed, with its address: what a failed run needs to say
+    // whether the pages' direct link was there when they needed it.
+    const { node } = browserPeer.peer
+    for (const type of ['connection:open', 'connection:close'] as const) {
+      node.addEventListener(type, ({ detail }) =>
+        keep('event')({ ...view(detail), remotePeer: detail.remotePeer.toString() }, type),
+      )
+    }
     return browserPeer.peer.peerId
   },
 
