@@ -193,8 +193,10 @@ async function groupConsume(
   const idleAfter = stepCpu([...peerPids, ...memberPids])
   const idleAfterMembers = stepCpu(memberPids)
   const idleAfterStart = now()
+  const idleMonotonicUs = process.hrtime.bigint() / 1000n
   await new Promise((resolve) => setTimeout(resolve, IDLE_SAMPLE_MS))
   const idleAfterSeconds = (now() - idleAfterStart) / 1000
+  if (profiling) progress(`idle profile window (monotonic µs): ${idleMonotonicUs} ${process.hrtime.bigint() / 1000n}`)
   const [afterAll, afterMine] = [idleAfter(), idleAfterMembers()]
   if (afterAll.peers !== undefined && afterMine.peers !== undefined) {
     const idleM = round(afterMine.peers / idleAfterSeconds, 2)
