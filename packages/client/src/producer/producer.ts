@@ -10,26 +10,32 @@
  * await producer.disconnect()
  * ```
  */
-import { DEFAULT_LOG_CONFIG } from '@tributary/log'
-import { type CompressionName, codecFor, RecordTooLargeError, UnknownTopicOrPartitionError } from '@tributary/wire'
+import { UnknownTopicOrPartitionError } from '@tributary/wire'
 import type { Acks, TopicMetadata } from '../broker.js'
 import type { Cluster } from '../cluster/cluster.js'
-import { ClientClosedError, InvalidArgumentError, partitionName } from '../errors.js'
+import { ClientClosedError, InvalidArgumentError } from '../errors.js'
 import { Instrumentation, type Listener, type RemoveListener } from '../instrumentation.js'
 import { defaultPartitioner, type Partitioner, type PartitionerFactory } from '../partitioners/index.js'
 import { createRetrier, type Retrier, type RetryOptions } from '../retry.js'
 import { AbortScope } from './abort-scope.js'
-import { type BatchSpec, type ProducerBatch, RecordAccumulator } from './accumulator.js'
+import { RecordAccumulator } from './accumulator.js'
 import { PRODUCER_EVENTS, type ProducerEvents } from './events.js'
 import { ProducerIdentity } from './idempotence.js'
-import { type Message, type NormalizedRecord, normalizeMessage } from './messages.js'
+import type { Message } from './messages.js'
+import { Placements } from './placements.js'
+import {
+  autoCreateOptions,
+  DEFAULT_BATCH_SIZE,
+  maxBufferedBytes,
+  maxInFlightRequests,
+  nonNegativeInteger,
+  positiveInteger,
+} from './producer-options.js'
+import { batchSpec, type Compression, checkTopicMessages, partitionRecords } from './send-checks.js'
 import { Sender } from './sender.js'
 
-/** KafkaJS's numbering of compression codecs; names work too. Only none and gzip are built in. */
-export const CompressionTypes = { None: 0, GZIP: 1, Snappy: 2, LZ4: 3, ZSTD: 4 } as const
-const COMPRESSION_BY_ID: readonly CompressionName[] = ['none', 'gzip', 'snappy', 'lz4', 'zstd']
-
-export type Compression = CompressionName | (typeof CompressionTypes)[keyof typeof CompressionTypes]
+export { DEFAULT_BATCH_SIZE } from './producer-options.js'
+export { type Compression, CompressionTypes } from './send-checks.js'
 
 export interface ProducerOptions {
   /** Exactly-once appends per partition across retries. Default true (needs acks=all). */
@@ -96,15 +102,6 @@ export interface RecordMetadata {
   logStartOffset: string
 }
 
-export const DEFAULT_BATCH_SIZE = 512 * 1024
-const DEFAULT_MAX_BUFFERED_BYTES = 32 * 1024 * 1024
-/** The leader keeps the last 5 batches of each producer (its duplicate check), so at most 5 may be in flight. */
-const MAX_IDEMPOTENT_IN_FLIGHT = 5
-const DEFAULT_IDEMPOTENT_IN_FLIGHT = 1
-const DEFAULT_TIMEOUT_MS = 30_000
-/** The server's limit on a produce request (mesh DEFAULT_MAX_REQUEST_BYTES); a record beyond it can never be sent. */
-const MAX_REQUEST_BYTES = 8 * 1024 * 1024
-
 export interface ProducerContext {
   cluster: Cluster
   /** Called once the producer is disconnected (the Tributary forgets it). */
@@ -147,15 +144,7 @@ export class Producer {
     this.autoCreate = autoCreateOptions(options.allowAutoTopicCreation)
     const batchSize = positiveInteger(options.batchSize ?? DEFAULT_BATCH_SIZE, 'batchSize')
     const lingerMs = nonNegativeInteger(options.lingerMs ?? 0, 'lingerMs')
-    const maxInFlight = positiveInteger(
-      options.maxInFlightRequests ?? (this.idempotent ? DEFAULT_IDEMPOTENT_IN_FLIGHT : 5),
-      'maxInFlightRequests',
-    )
-    if (this.idempotent && maxInFlight > MAX_IDEMPOTENT_IN_FLIGHT) {
-      throw new InvalidArgumentError(
-        `an idempotent producer keeps order with at most ${MAX_IDEMPOTENT_IN_FLIGHT} batches in flight per partition, got maxInFlightRequests=${maxInFlight}`,
-      )
-    }
+    const maxInFlight = maxInFlightRequests(options.maxInFlightRequests, this.idempotent)
     const createPartitioner = options.createPartitioner ?? ((context) => defaultPartitioner(context))
     if (typeof createPartitioner !== 'function') throw new InvalidArgumentError('createPartitioner must be a function')
     this.partitioner = createPartitioner({ batchSize })
@@ -163,7 +152,7 @@ export class Producer {
     this.accumulator = new RecordAccumulator({
       batchSize,
       lingerMs,
-      maxBufferedBytes: positiveInteger(options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES, 'maxBufferedBytes'),
+      maxBufferedBytes: maxBufferedBytes(options.maxBufferedBytes),
       onReady: (topic, partition) => this.sender.drain(topic, partition),
     })
     this.sender = new Sender({
@@ -220,7 +209,7 @@ export class Producer {
     const topics = Array.isArray(request?.topicMessages) ? request.topicMessages.map((t) => t?.topic) : []
     let count = 0
     try {
-      const spec = this.batchSpec(request)
+      const spec = batchSpec(request, this.idempotent)
       const checked = checkTopicMessages(request.topicMessages)
       count = checked.reduce((n, t) => n + t.records.length, 0)
       // A signal of its own per send: the caller's signal (often one for many sends) and the
@@ -230,7 +219,7 @@ export class Producer {
         const metas = await Promise.all(
           checked.map((t) => this.retrier(() => this.topicMetadata(t.topic, signal), { signal })),
         )
-        const partitioned = checked.map((t, i) => this.partition(t.topic, t.records, metas[i]!))
+        const partitioned = checked.map((t, i) => partitionRecords(this.partitioner, t.topic, t.records, metas[i]!))
         let bytes = 0
         for (const t of checked) for (const r of t.records) bytes += r.size
         await this.accumulator.reserve(bytes, signal)
@@ -260,59 +249,6 @@ export class Producer {
       this.emitSend(topics, count, started, err)
       throw err
     }
-  }
-
-  private batchSpec(request: ProducerBatchRecord): BatchSpec {
-    const acks = request.acks === 'all' || request.acks === undefined ? -1 : request.acks
-    if (acks !== -1 && acks !== 0 && acks !== 1) {
-      throw new InvalidArgumentError(`acks must be -1 ('all'), 0 or 1, got ${String(request.acks)}`)
-    }
-    if (this.idempotent && acks !== -1) {
-      throw new InvalidArgumentError(
-        `an idempotent producer needs acks=all (-1), got acks=${acks}; create it with { idempotent: false } for acks 0 or 1`,
-      )
-    }
-    const timeoutMs = request.timeout ?? DEFAULT_TIMEOUT_MS
-    if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 300_000) {
-      throw new InvalidArgumentError(
-        `timeout must be an integer number of ms in [1, 300000], got ${String(request.timeout)}`,
-      )
-    }
-    const raw = request.compression ?? 'none'
-    const compression = typeof raw === 'number' ? COMPRESSION_BY_ID[raw] : raw
-    if (compression === undefined || !COMPRESSION_BY_ID.includes(compression)) {
-      throw new InvalidArgumentError(`unknown compression ${String(raw)}; use 'none' or 'gzip'`)
-    }
-    codecFor(compression) // UnsupportedCompressionError for codecs not built in
-    return { acks, compression, timeoutMs }
-  }
-
-  /** Each record's partition; throws before anything is queued if one cannot be sent at all. */
-  private partition(topic: string, records: NormalizedRecord[], meta: TopicMetadata): number[] {
-    const { partitions } = meta
-    const partitionMetadata = partitions.map((p) => ({ partitionId: p.partition, leader: p.leader }))
-    const configured = Number(meta.configs['max.message.bytes'])
-    const maxBatchBytes = Math.min(
-      Number.isSafeInteger(configured) && configured > 0 ? configured : DEFAULT_LOG_CONFIG.maxMessageBytes,
-      MAX_REQUEST_BYTES,
-    )
-    const chosen = new Array<number>(records.length)
-    for (let i = 0; i < records.length; i++) {
-      const record = records[i]!
-      const partition = this.partitioner({ topic, partitionMetadata, message: record })
-      if (!Number.isInteger(partition) || partition < 0 || partition >= partitions.length) {
-        throw new InvalidArgumentError(
-          `message ${i} to ${topic}: partition ${String(partition)} is not in [0, ${partitions.length}) (${topic} has ${partitions.length} partitions)`,
-        )
-      }
-      if (record.minBatchBytes > maxBatchBytes) {
-        throw new RecordTooLargeError(
-          `message ${i} to ${partitionName(topic, partition)} needs at least ${record.minBatchBytes} bytes, more than the ${maxBatchBytes} a batch of ${topic} may hold (max.message.bytes); nothing was sent`,
-        )
-      }
-      chosen[i] = partition
-    }
-    return chosen
   }
 
   /** Sends everything queued now (lingering batches included) and waits until all of it is acknowledged or failed. */
@@ -371,112 +307,5 @@ export class Producer {
       durationMs: Date.now() - started,
       error: error instanceof Error ? error : undefined,
     }))
-  }
-}
-
-function checkTopicMessages(topicMessages: unknown): Array<{ topic: string; records: NormalizedRecord[] }> {
-  if (!Array.isArray(topicMessages) || topicMessages.length === 0) {
-    throw new InvalidArgumentError('topicMessages must be a non-empty array of { topic, messages }')
-  }
-  return topicMessages.map((entry: unknown) => {
-    const { topic, messages } = (entry ?? {}) as { topic?: unknown; messages?: unknown }
-    if (typeof topic !== 'string' || topic.length === 0) {
-      throw new InvalidArgumentError(`topic must be a non-empty string, got ${String(topic)}`)
-    }
-    if (!Array.isArray(messages) || messages.length === 0) {
-      throw new InvalidArgumentError(`messages for ${topic} must be a non-empty array`)
-    }
-    return { topic, records: messages.map((m, i) => normalizeMessage(m, i, topic)) }
-  })
-}
-
-/** A send's records in one batch: from index `first` of the batch, `count` of them. */
-interface Group {
-  batch: ProducerBatch
-  first: number
-  count: number
-}
-
-/**
- * Where one send's records of a topic went: per batch, the index in it of the send's first record
- * and how many followed. A send's records are appended in one synchronous stretch, so those in
- * one batch are contiguous there even when records for other partitions came between them.
- */
-class Placements {
-  private readonly groups: Group[] = []
-  private last: Group | undefined
-  /** Made once a send spans many batches; until then a look back over `groups` is cheaper. */
-  private byBatch: Map<ProducerBatch, Group> | undefined
-
-  constructor(private readonly topic: string) {}
-
-  add(batch: ProducerBatch, index: number): void {
-    if (this.last?.batch === batch) {
-      this.last.count++
-      return
-    }
-    let group = this.byBatch?.get(batch) ?? (this.byBatch === undefined ? this.find(batch) : undefined)
-    if (group === undefined) {
-      group = { batch, first: index, count: 1 }
-      this.groups.push(group)
-      this.byBatch?.set(batch, group)
-      if (this.byBatch === undefined && this.groups.length > 8)
-        this.byBatch = new Map(this.groups.map((g) => [g.batch, g]))
-    } else group.count++
-    this.last = group
-  }
-
-  private find(batch: ProducerBatch): Group | undefined {
-    for (const g of this.groups) if (g.batch === batch) return g
-    return undefined
-  }
-
-  /** Waits for each batch's acknowledgement; one entry per batch, in the order the send first used it. */
-  metadata(): Promise<RecordMetadata[]> {
-    return Promise.all(
-      this.groups.map(async ({ batch, first, count }) => {
-        const result = await batch.promise
-        return {
-          topicName: this.topic,
-          partition: batch.partition,
-          errorCode: 0,
-          baseOffset: String(result.offsetOf(first)),
-          recordCount: count,
-          logAppendTime: String(result.logAppendTime),
-          logStartOffset: String(result.logStartOffset),
-        }
-      }),
-    )
-  }
-}
-
-function positiveInteger(value: unknown, name: string): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-    throw new InvalidArgumentError(`${name} must be a positive integer, got ${String(value)}`)
-  }
-  return value
-}
-
-function nonNegativeInteger(value: unknown, name: string): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    throw new InvalidArgumentError(`${name} must be an integer ≥ 0, got ${String(value)}`)
-  }
-  return value
-}
-
-function autoCreateOptions(
-  option: ProducerOptions['allowAutoTopicCreation'],
-): Omit<AutoCreatedTopic, 'topic'> | undefined {
-  if (option === undefined || option === false) return undefined
-  if (option === true) return { numPartitions: 1, replicationFactor: undefined }
-  if (typeof option !== 'object' || option === null) {
-    throw new InvalidArgumentError('allowAutoTopicCreation must be a boolean or { numPartitions, replicationFactor }')
-  }
-  return {
-    numPartitions: positiveInteger(option.numPartitions ?? 1, 'allowAutoTopicCreation.numPartitions'),
-    replicationFactor:
-      option.replicationFactor === undefined
-        ? undefined
-        : positiveInteger(option.replicationFactor, 'allowAutoTopicCreation.replicationFactor'),
   }
 }
