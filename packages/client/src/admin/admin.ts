@@ -1,6 +1,7 @@
 /**
  * The admin client (KafkaJS's `admin/`): topics, their partitions' leadership and offsets,
- * configs, the peers of the mesh, and consumer groups (groups.ts).
+ * configs, the peers of the mesh, and consumer groups (group-admin.ts, groups.ts). Topic offsets
+ * are looked up in topic-offsets.ts.
  *
  * ```ts
  * const admin = mesh.admin()
@@ -20,16 +21,19 @@ import {
   type DescribeConfigResponse,
   describeTopicConfigs,
 } from './configs.js'
-import { type DescribedTopic, describeTopics, fetchOffsets } from './describe.js'
+import { type DescribedTopic, describeTopics } from './describe.js'
 import {
-  coordinatorRequest,
-  describeGroup,
-  type GroupDescription,
-  type GroupOffsetLag,
-  groupLag,
-  listGroups,
-  toDescription,
-} from './groups.js'
+  deleteGroups,
+  describeGroups,
+  describeGroupWithLag,
+  type GroupListing,
+  listAllGroups,
+  offsetsByTopic,
+  type SetOffsetsOptions,
+  setGroupOffsets,
+} from './group-admin.js'
+import type { GroupDescription, GroupOffsetLag } from './groups.js'
+import { type PartitionOffsets, topicOffsets, topicOffsetsByTimestamp } from './topic-offsets.js'
 import {
   type ConfigEntry,
   checkConfigEntries,
@@ -38,6 +42,7 @@ import {
   type ITopicConfig,
 } from './validate.js'
 
+export type { PartitionOffsets }
 export { ConfigResourceTypes }
 
 export interface AdminOptions {
@@ -47,14 +52,6 @@ export interface AdminOptions {
 export interface AdminContext {
   cluster: Cluster
   onClose?: () => void
-}
-
-export interface PartitionOffsets {
-  partition: number
-  /** The next offset a consumer will see (= high). */
-  offset: string
-  high: string
-  low: string
 }
 
 export interface ClusterDescription {
@@ -74,6 +71,7 @@ export interface ClusterDescription {
 export class Admin {
   private readonly cluster: Cluster
   private readonly retrier: Retrier
+  private readonly groupContext: { cluster: Cluster; retrier: Retrier }
   private closed = false
 
   constructor(
@@ -82,6 +80,7 @@ export class Admin {
   ) {
     this.cluster = context.cluster
     this.retrier = createRetrier(options.retry)
+    this.groupContext = { cluster: this.cluster, retrier: this.retrier }
   }
 
   async connect(): Promise<void> {
@@ -215,21 +214,7 @@ export class Admin {
   /** Earliest and latest offsets of every partition of a topic. */
   async fetchTopicOffsets(topic: string, options: { signal?: AbortSignal } = {}): Promise<PartitionOffsets[]> {
     this.assertOpen()
-    checkTopicName(topic)
-    return this.retrier(async () => {
-      const meta = await this.cluster.topic(topic, opts(options.signal))
-      const partitions = meta.partitions.map((p) => p.partition)
-      const [low, high] = await Promise.all([
-        fetchOffsets(this.cluster, topic, partitions, -2, options.signal),
-        fetchOffsets(this.cluster, topic, partitions, -1, options.signal),
-      ])
-      return partitions.map((partition, i) => ({
-        partition,
-        offset: String(high[i]!.offset),
-        high: String(high[i]!.offset),
-        low: String(low[i]!.offset),
-      }))
-    }, opts(options.signal))
+    return topicOffsets(this.cluster, this.retrier, topic, options.signal)
   }
 
   /**
@@ -242,21 +227,7 @@ export class Admin {
     options: { signal?: AbortSignal } = {},
   ): Promise<Array<{ partition: number; offset: string }>> {
     this.assertOpen()
-    checkTopicName(topic)
-    if (timestamp !== undefined && (!Number.isSafeInteger(timestamp) || timestamp < 0)) {
-      throw new InvalidArgumentError(`timestamp must be milliseconds since the epoch, got ${String(timestamp)}`)
-    }
-    return this.retrier(async () => {
-      const meta = await this.cluster.topic(topic, opts(options.signal))
-      const partitions = meta.partitions.map((p) => p.partition)
-      const latest = await fetchOffsets(this.cluster, topic, partitions, -1, options.signal)
-      if (timestamp === undefined) return latest.map((l) => ({ partition: l.partition, offset: String(l.offset) }))
-      const found = await fetchOffsets(this.cluster, topic, partitions, timestamp, options.signal)
-      return found.map((f, i) => ({
-        partition: f.partition,
-        offset: String(f.offset >= 0 ? f.offset : latest[i]!.offset),
-      }))
-    }, opts(options.signal))
+    return topicOffsetsByTimestamp(this.cluster, this.retrier, topic, timestamp, options.signal)
   }
 
   /** Topic configs: those set on the topic, and every other known name as a default. */
@@ -313,12 +284,9 @@ export class Admin {
   }
 
   /** Every consumer group of the mesh, with its state and member count. */
-  async listGroups(
-    options: { signal?: AbortSignal } = {},
-  ): Promise<{ groups: Array<{ groupId: string; protocolType: string; state: string; members: number }> }> {
+  async listGroups(options: { signal?: AbortSignal } = {}): Promise<{ groups: GroupListing[] }> {
     this.assertOpen()
-    const groups = await this.retrier(() => listGroups(this.cluster, options.signal), opts(options.signal))
-    return { groups }
+    return { groups: await listAllGroups(this.groupContext, options.signal) }
   }
 
   /** Groups' state, generation, assignor and members with their assignments. */
@@ -327,13 +295,7 @@ export class Admin {
     options: { signal?: AbortSignal } = {},
   ): Promise<{ groups: GroupDescription[] }> {
     this.assertOpen()
-    checkGroupIds(groupIds)
-    const groups: GroupDescription[] = []
-    for (const groupId of groupIds) {
-      const group = await this.retrier(() => describeGroup(this.cluster, groupId, options.signal), opts(options.signal))
-      groups.push(toDescription(group))
-    }
-    return { groups }
+    return { groups: await describeGroups(this.groupContext, groupIds, options.signal) }
   }
 
   /** One group as describeGroups has it, plus committed offsets and lag (log end − committed) per partition. */
@@ -342,13 +304,7 @@ export class Admin {
     options: { topics?: string[]; signal?: AbortSignal } = {},
   ): Promise<GroupDescription & { offsets: GroupOffsetLag[] }> {
     this.assertOpen()
-    checkGroupIds([groupId])
-    options.topics?.forEach(checkTopicName)
-    return this.retrier(async () => {
-      const group = await describeGroup(this.cluster, groupId, options.signal)
-      const offsets = await groupLag(this.cluster, group, options.topics, options.signal)
-      return { ...toDescription(group), offsets }
-    }, opts(options.signal))
+    return describeGroupWithLag(this.groupContext, groupId, options)
   }
 
   /** Committed offsets of a group ('-1' where none), per topic (all it committed to when `topics` is absent). */
@@ -361,54 +317,20 @@ export class Admin {
       ...(options.topics === undefined ? {} : { topics: options.topics }),
       ...opts(options.signal),
     })
-    const byTopic = new Map<string, Array<{ partition: number; offset: string }>>()
-    for (const o of described.offsets)
-      byTopic.set(o.topic, [...(byTopic.get(o.topic) ?? []), { partition: o.partition, offset: o.offset }])
-    return [...byTopic].map(([topic, partitions]) => ({ topic, partitions }))
+    return offsetsByTopic(described.offsets)
   }
 
   /** Deletes groups that have no members, with their committed offsets. */
   async deleteGroups(groupIds: string[], options: { signal?: AbortSignal } = {}): Promise<Array<{ groupId: string }>> {
     this.assertOpen()
-    checkGroupIds(groupIds)
-    for (const groupId of groupIds) {
-      await this.retrier(
-        () => coordinatorRequest(this.cluster, { kind: 'delete', groupId }, options.signal),
-        opts(options.signal),
-      )
-    }
+    await deleteGroups(this.groupContext, groupIds, options.signal)
     return groupIds.map((groupId) => ({ groupId }))
   }
 
   /** Sets a member-less group's committed offsets for partitions of a topic. */
-  async setOffsets(options: {
-    groupId: string
-    topic: string
-    partitions: Array<{ partition: number; offset: string | number }>
-    signal?: AbortSignal
-  }): Promise<void> {
+  async setOffsets(options: SetOffsetsOptions): Promise<void> {
     this.assertOpen()
-    checkGroupIds([options.groupId])
-    checkTopicName(options.topic)
-    if (!Array.isArray(options.partitions) || options.partitions.length === 0)
-      throw new InvalidArgumentError('setOffsets takes partitions: [{ partition, offset }]')
-    const offsets = options.partitions.map((p) => {
-      const offset = typeof p?.offset === 'string' && /^\d+$/.test(p.offset) ? Number(p.offset) : p?.offset
-      if (
-        !Number.isInteger(p?.partition) ||
-        p.partition < 0 ||
-        !Number.isSafeInteger(offset) ||
-        (offset as number) < 0
-      ) {
-        throw new InvalidArgumentError(`setOffsets: ${JSON.stringify(p)} is not { partition, offset ≥ 0 }`)
-      }
-      return { topic: options.topic, partition: p.partition, offset: offset as number }
-    })
-    await this.retrier(
-      () =>
-        coordinatorRequest(this.cluster, { kind: 'alter-offsets', groupId: options.groupId, offsets }, options.signal),
-      opts(options.signal),
-    )
+    await setGroupOffsets(this.groupContext, options)
   }
 
   /** Moves a member-less group to the latest (default) or earliest offsets of every partition of a topic. */
@@ -464,13 +386,4 @@ export class Admin {
 
 function opts(signal: AbortSignal | undefined): { signal?: AbortSignal } {
   return signal === undefined ? {} : { signal }
-}
-
-function checkGroupIds(groupIds: string[]): void {
-  if (!Array.isArray(groupIds) || groupIds.length === 0)
-    throw new InvalidArgumentError('name at least one group id (an array of strings)')
-  for (const id of groupIds) {
-    if (typeof id !== 'string' || id.length === 0 || id.length > 255)
-      throw new InvalidArgumentError(`a group id must be a string of 1 to 255 characters, got ${String(id)}`)
-  }
 }
