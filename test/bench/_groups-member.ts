@@ -75,7 +75,7 @@ const consumer = mesh.consumer({
   heartbeatInterval: 300,
   rebalanceTimeout: 10_000,
   autoCommitInterval: 500,
-  maxWaitTimeInMs: 200,
+  maxWaitTimeInMs: 500,
   partitionAssigners: ['cooperative-sticky'],
 })
 // A crash is the member's own business (the SDK restarts it), but the bench shows why in its error.
