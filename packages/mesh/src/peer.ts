@@ -6,16 +6,10 @@ import { fetchHandler } from './handlers/fetch.js'
 import { metadataHandler } from './handlers/metadata.js'
 import { listOffsetsHandler } from './handlers/offsets.js'
 import { produceHandler } from './handlers/produce.js'
+import { LeadershipPublisher } from './leadership-publisher.js'
 import { componentLogger, type Logger } from './logger.js'
 import { type IncarnationStore, Membership } from './membership/index.js'
-import {
-  browserVotersAllowed,
-  MetadataStore,
-  PARTITION_KEY_PREFIX,
-  PartitionStates,
-  TOPIC_KEY_PREFIX,
-  TopicRegistry,
-} from './metadata/index.js'
+import { browserVotersAllowed, MetadataStore, PartitionStates, TopicRegistry } from './metadata/index.js'
 import { MetadataSync, type SnapshotPersistence } from './metadata-sync.js'
 import type { MeshNodeOptions } from './node/create-node.js'
 import type { MeshServices } from './node/services.js'
@@ -28,8 +22,9 @@ import type { TopicView } from './partitions/topic-view.js'
 import { PeerProtocols, type RequestEvent } from './peer-protocols.js'
 import { registerPerfProtocol } from './perf.js'
 import { placeReplicas } from './placement.js'
-import type { Assignment, RaftConfig } from './raft/index.js'
+import type { RaftConfig } from './raft/index.js'
 import { RaftRpc } from './raft-rpc.js'
+import { followMetadata, removeStaleReplicas } from './replica-reconciliation.js'
 import type { RpcHandler, RpcServerOptions, UnregisterRpcHandler } from './rpc/index.js'
 
 export interface PeerOptions
@@ -59,9 +54,6 @@ export interface PeerOptions
   raft?: Partial<RaftConfig>
   logger?: Logger
 }
-
-/** How often leaders re-check and publish their partitions' in-sync sets. */
-const LEADERSHIP_PUBLISH_INTERVAL_MS = 1000
 
 /**
  * The libp2p node a peer runs on: the Node one (TCP, WebSockets, relay server) or the browser one
@@ -100,7 +92,7 @@ export class Peer implements HandlerContext {
   readonly partitionStates: PartitionStates
   private readonly raftRpc: RaftRpc
   private readonly sync: MetadataSync
-  private leadershipTimer: ReturnType<typeof setInterval> | undefined
+  private readonly leadership: LeadershipPublisher
   /** Times a hosted replica saw its partition's leader change (for metrics). */
   leaderChanges = 0
   private readonly lastLeaders = new Map<HostedPartition, string | undefined>()
@@ -142,7 +134,7 @@ export class Peer implements HandlerContext {
       logger: componentLogger(logger, 'partitions'),
       transport: this.raftRpc,
       raftConfig: { ...DEFAULT_PEER_RAFT, ...options.raft },
-      published: (topic, partition) => this.publishedAssignment(topic, partition),
+      published: (topic, partition) => this.leadership.published(topic, partition),
       candidates: (topic, partition) => {
         // Placement's rendezvous order over the voting peers alive now: every leader of the
         // partition ranks them the same, so a replacement is deterministic.
@@ -159,12 +151,19 @@ export class Peer implements HandlerContext {
           if (leader !== undefined) this.leaderChanges++
           this.lastLeaders.set(hosted, leader)
         }
-        this.publishLeadership(hosted)
+        this.leadership.publish(hosted)
         for (const listener of this.partitionListeners) listener(hosted)
       },
       ...(options.retentionCheckIntervalMs === undefined
         ? {}
         : { retentionCheckIntervalMs: options.retentionCheckIntervalMs }),
+    })
+    this.leadership = new LeadershipPublisher({
+      peerId: this.peerId,
+      partitions: this.partitions,
+      partitionStates: this.partitionStates,
+      logger: this.logger,
+      stopping: () => this.stopping !== undefined,
     })
     this.sync = new MetadataSync({
       node,
@@ -176,32 +175,12 @@ export class Peer implements HandlerContext {
 
   /** @internal */
   async start(): Promise<void> {
-    this.store.onChange((key) => {
-      if (!key.startsWith(PARTITION_KEY_PREFIX)) return
-      // `partition/<topic>/<n>`; topic names have no '/'.
-      const at = key.lastIndexOf('/')
-      const topic = key.slice(PARTITION_KEY_PREFIX.length, at)
-      const partition = Number(key.slice(at + 1))
-      if (!Number.isSafeInteger(partition) || partition < 0) return
-      this.partitions
-        .applyAssignment(topic, partition)
-        .catch((err: unknown) => this.logger.error({ err, topic, partition }, 'could not apply an assignment'))
-    })
-    this.registry.onTopicChange((change) => {
-      const applied =
-        change.type === 'deleted'
-          ? this.partitions.removeTopic(change.previous.name, change.previous.topicId)
-          : this.partitions.applyTopic(change.topic)
-      applied.catch((err: unknown) => this.logger.error({ err, change: change.type }, 'could not apply a topic change'))
-    })
+    followMetadata(this.store, this.registry, this.partitions, this.logger)
     await this.raftRpc.start((key) => this.partitions.byRaft(key))
     await this.sync.load()
-    await this.removeStaleReplicas()
+    await removeStaleReplicas(this.store, this.registry, this.options.storage, this.logger)
     this.partitions.start()
-    this.leadershipTimer = setInterval(() => {
-      for (const hosted of this.partitions.list()) if (hosted.isLeader) this.publishLeadership(hosted)
-    }, LEADERSHIP_PUBLISH_INTERVAL_MS)
-    this.leadershipTimer.unref?.()
+    this.leadership.start()
     const handlers: Array<[string, RpcHandler]> = [
       [PROTOCOLS.produce, produceHandler(this)],
       [PROTOCOLS.fetch, fetchHandler(this)],
@@ -222,29 +201,6 @@ export class Peer implements HandlerContext {
     const gone = evt.detail.toString()
     for (const hosted of this.partitions.list()) {
       if (hosted.raft.leaderId === gone) hosted.raft.leaderUnreachable(gone).catch(() => {})
-    }
-  }
-
-  /** Replicas in storage of topics that were deleted or re-created while this peer was away. */
-  private async removeStaleReplicas(): Promise<void> {
-    const live = new Map(this.registry.listTopics().map((t) => [t.name, t.topicId]))
-    const deleted = new Set(
-      this.store
-        .snapshot()
-        .filter((e) => e.key.startsWith(TOPIC_KEY_PREFIX) && e.value === null)
-        .map((e) => e.key.slice(TOPIC_KEY_PREFIX.length)),
-    )
-    const storage = this.options.storage ?? undefined
-    if (storage === undefined) return
-    for (const stored of await storage.stored()) {
-      const liveId = live.get(stored.topic)
-      if ((liveId !== undefined && liveId !== stored.topicId) || (liveId === undefined && deleted.has(stored.topic))) {
-        await storage.remove(stored.topic, stored.partition)
-        this.logger.info(
-          { topic: stored.topic, partition: stored.partition },
-          'removed a stale replica of a deleted topic',
-        )
-      }
     }
   }
 
@@ -339,20 +295,13 @@ export class Peer implements HandlerContext {
     return this.registry.listTopics().map((topic) => {
       let replicas: Array<readonly string[]> | undefined
       for (let p = 0; p < topic.partitions; p++) {
-        const published = this.publishedAssignment(topic, p)
+        const published = this.leadership.published(topic, p)
         if (published === undefined || published.votersOffset < 0) continue
         replicas ??= [...topic.replicas]
         replicas[p] = published.voters
       }
       return replicas === undefined ? topic : { ...topic, replicas }
     })
-  }
-
-  /** The assignment the leader of a partition last published, if it is for this topic id. */
-  private publishedAssignment(topic: TopicView, partition: number): Assignment | undefined {
-    const state = this.partitionStates.get(topic.name, partition)
-    if (state === undefined || state.topicId !== topic.topicId || state.voters.length === 0) return undefined
-    return { voters: state.voters, votersOffset: state.votersOffset, observers: state.observers }
   }
 
   /**
@@ -390,44 +339,8 @@ export class Peer implements HandlerContext {
     this.partitionStates.forget(name, deleted.partitions)
   }
 
-  /** A leader records its partition's leadership in the gossiped metadata (only real changes are written). */
-  private publishLeadership(hosted: HostedPartition): void {
-    const { raft } = hosted
-    if (!hosted.isLeader || this.stopping !== undefined) return
-    const view = this.partitions.topic(hosted.topic)
-    const assignment = raft.assignment()
-    if (view === undefined || view.topicId !== hosted.topicId || assignment === undefined) return
-    try {
-      this.partitionStates.publish({
-        topic: hosted.topic,
-        partition: hosted.partition,
-        topicId: hosted.topicId,
-        leader: this.peerId,
-        leaderEpoch: raft.epoch,
-        voters: [...assignment.voters],
-        votersOffset: assignment.votersOffset,
-        inSync: raft.inSyncVoters().filter((v) => assignment.voters.includes(v)),
-        observers: [...assignment.observers],
-        highWatermark: hosted.log.highWatermark,
-        logEndOffset: hosted.log.logEndOffset,
-      })
-    } catch (err) {
-      this.logger.warn({ err, partition: hosted.name }, 'could not publish partition leadership')
-    }
-  }
-
   leaderOf(topic: string, partition: number): { leader: string; epoch: number; inSync: string[] } | undefined {
-    const hosted = this.partitions.get(topic, partition)
-    const gossiped = this.partitionStates.get(topic, partition)
-    const current =
-      gossiped !== undefined && gossiped.topicId === this.partitions.topic(topic)?.topicId ? gossiped : undefined
-    if (hosted?.raft.leaderId !== undefined && hosted.raft.epoch >= (current?.leaderEpoch ?? -1)) {
-      const inSync = hosted.isLeader ? hosted.raft.inSyncVoters() : (current?.inSync ?? [])
-      return { leader: hosted.raft.leaderId, epoch: hosted.raft.epoch, inSync }
-    }
-    return current === undefined
-      ? undefined
-      : { leader: current.leader, epoch: current.leaderEpoch, inSync: current.inSync }
+    return this.leadership.leaderOf(topic, partition)
   }
 
   async alterConfigs(name: string, configs: Record<string, string>): Promise<void> {
@@ -446,7 +359,7 @@ export class Peer implements HandlerContext {
       await this.membership
         .stop({ nodeStopping: true })
         .catch((err: unknown) => this.logger.warn({ err }, 'membership stop failed'))
-      clearInterval(this.leadershipTimer)
+      this.leadership.stop()
       await this.sync.stop().catch((err: unknown) => this.logger.warn({ err }, 'metadata sync stop failed'))
       this.registry.close()
       await this.partitions.stop()
