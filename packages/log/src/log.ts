@@ -2,14 +2,16 @@ import { OffsetOutOfRangeError } from '@tributary/wire'
 import { appendResult, readEpoch, type ValidatedAppend, validateFollowerAppend } from './batch-validation.js'
 import { runCompaction } from './compaction.js'
 import { compacts, type LogConfig, resolveLogConfig, validateLogConfig } from './config.js'
+import { FlushPolicy } from './flush-policy.js'
 import { GroupCommitQueue, type PendingLeaderAppend } from './group-commit.js'
-import { planLeaderGroup } from './leader-append.js'
+import { commitLeaderGroup } from './leader-group-commit.js'
 import { SerialQueue } from './lock.js'
 import { loadLog, META_CLEANER, META_EPOCHS, META_HIGH_WATERMARK, META_LOG_START } from './log-loader.js'
 import { LogView, producerLimits } from './log-view.js'
 import type { Logger } from './logger.js'
 import { ProducerStatePersistence } from './producer-state-persistence.js'
 import { planRetention } from './retention.js'
+import { writeBatches } from './segment-writer.js'
 import type {
   AbortOptions,
   AppendResult,
@@ -19,7 +21,6 @@ import type {
   PartitionLog,
   RetentionResult,
   SegmentInfo,
-  StoredBatch,
 } from './types.js'
 
 export interface OpenLogOptions extends AbortOptions {
@@ -50,12 +51,11 @@ export async function openLog(options: OpenLogOptions): Promise<Log> {
  * Concurrency: mutations run one at a time (`writes`); compaction runs beside appends under
  * `cleaner`, which anything that deletes data also takes; reads share `rw` with appends and
  * are excluded only while stored bytes are removed or swapped. The read side (state, reads,
- * epoch queries) lives in `LogView`; this class holds everything that changes the log.
+ * epoch queries) lives in `LogView`; this class holds everything that changes the log, with
+ * rolling in segment-writer.ts, the flush policy in flush-policy.ts and the settling of a
+ * leader's group commit in leader-group-commit.ts.
  */
 export class Log extends LogView implements PartitionLog {
-  private unflushedRecords = 0
-  private lastFlushMs = 0
-  private flushTimer: ReturnType<typeof setInterval> | undefined
   private cleanerOffset: number | undefined
   private readonly producerSnapshots = new ProducerStatePersistence({
     name: this.name,
@@ -64,6 +64,16 @@ export class Log extends LogView implements PartitionLog {
     logger: this.logger,
     clock: this.clock,
     logEndOffset: () => this.logEndOffset,
+  })
+  private readonly flushes = new FlushPolicy({
+    name: this.name,
+    store: this.store,
+    logger: this.logger,
+    clock: this.clock,
+    config: () => this.cfg,
+    highWatermark: () => this.hw,
+    closed: () => this.closed,
+    flush: () => this.flush(),
   })
   private readonly writes = new SerialQueue()
   private readonly appends = new GroupCommitQueue(
@@ -89,8 +99,7 @@ export class Log extends LogView implements PartitionLog {
     if (loaded.epochsChanged) await this.writeEpochs(options)
     if (loaded.belowStart.length > 0) await this.removeSegments(loaded.belowStart, options)
     await this.producerSnapshots.load(this.segments, this.startOffset, loaded.meta, options)
-    this.lastFlushMs = now
-    if (Number.isFinite(this.cfg.flushMs)) this.startFlushTimer()
+    this.flushes.opened(now)
     const { length: segments } = this.segments
     const fields = {
       segments,
@@ -113,7 +122,7 @@ export class Log extends LogView implements PartitionLog {
   /** Decides each append of a group in order (see planLeaderGroup), then writes all that passed at once. */
   private async commitGroup(group: PendingLeaderAppend[]): Promise<void> {
     const now = this.clock()
-    const { accepted, pendingDuplicates } = await planLeaderGroup(group, {
+    const context = {
       name: this.name,
       config: this.cfg,
       producers: this.producers,
@@ -121,22 +130,8 @@ export class Log extends LogView implements PartitionLog {
       latestEpoch: this.epochs.latestEpoch(),
       now,
       ensureOpen: () => this.ensureOpen(),
-    })
-    if (accepted.length === 0) return
-    const merged: ValidatedAppend = {
-      batches: accepted.flatMap((a) => a.validated.batches),
-      recordCount: accepted.reduce((n, a) => n + a.validated.recordCount, 0),
-      bytes: accepted.reduce((n, a) => n + a.validated.bytes, 0),
-      logAppendTime: -1,
     }
-    try {
-      await this.appendValidated(merged, now, {})
-    } catch (err) {
-      for (const { request } of [...accepted, ...pendingDuplicates]) request.reject(err)
-      return
-    }
-    for (const { request, validated } of accepted) request.resolve(appendResult(validated))
-    for (const { request, result } of pendingDuplicates) request.resolve(result)
+    await commitLeaderGroup(group, context, (merged) => this.appendValidated(merged, now, {}))
   }
 
   appendAsFollower(batches: Uint8Array, options: AbortOptions = {}): Promise<AppendResult> {
@@ -163,7 +158,8 @@ export class Log extends LogView implements PartitionLog {
     }
     try {
       if (epochsChanged) await this.writeEpochs(options)
-      await this.writeBatches(batches, now, options)
+      const target = { name: this.name, store: this.store, logger: this.logger, config: () => this.cfg }
+      await writeBatches({ ...target, segments: () => this.segments }, batches, now, options)
     } catch (err) {
       // Nothing (or only a prefix, which recovery or the next append's checks see) was stored:
       // forget epochs that now start past the log end, so a retry is not fenced by its own epoch.
@@ -180,49 +176,16 @@ export class Log extends LogView implements PartitionLog {
     }
     this.producers.applyStored(batches, now)
 
-    this.unflushedRecords += validated.recordCount
-    if (this.unflushedRecords >= this.cfg.flushMessages || now - this.lastFlushMs >= this.cfg.flushMs) {
+    if (this.flushes.appended(validated.recordCount, now)) {
       // The append itself succeeded; a failed flush is retried by the next one, not reported as a lost append.
-      await this.flushNow(options).catch((err: unknown) =>
-        this.logger.error({ partition: this.name, err }, 'flush after append failed; will retry'),
-      )
+      await this.flushes
+        .flushNow(options)
+        .catch((err: unknown) =>
+          this.logger.error({ partition: this.name, err }, 'flush after append failed; will retry'),
+        )
     }
     await this.producerSnapshots.appended(validated.bytes, this.cfg.segmentBytes, options)
     return appendResult(validated)
-  }
-
-  /** Writes batches to the active segment, rolling first whenever segment.bytes or segment.ms says so. */
-  private async writeBatches(batches: readonly StoredBatch[], now: number, options: AbortOptions): Promise<void> {
-    let pending: StoredBatch[] = []
-    let active = this.segments.at(-1)!
-    let pendingBytes = 0
-    for (const batch of batches) {
-      const size = batch.bytes.length
-      const full = active.sizeBytes + pendingBytes + size > this.cfg.segmentBytes
-      const old = now - active.createdAtMs >= this.cfg.segmentMs
-      if ((full || old) && active.sizeBytes + pendingBytes > 0) {
-        if (pending.length > 0) active = await this.storeAppend(pending, options)
-        active = await this.rollTo(batch.baseOffset, now, options)
-        pending = []
-        pendingBytes = 0
-      }
-      pending.push(batch)
-      pendingBytes += size
-    }
-    if (pending.length > 0) await this.storeAppend(pending, options)
-  }
-
-  private async storeAppend(batches: StoredBatch[], options: AbortOptions): Promise<SegmentInfo> {
-    const info = await this.store.append(batches, options)
-    this.segments[this.segments.length - 1] = info
-    return info
-  }
-
-  private async rollTo(baseOffset: number, now: number, options: AbortOptions): Promise<SegmentInfo> {
-    const info = await this.store.roll(baseOffset, now, options)
-    this.segments.push(info)
-    this.logger.debug({ partition: this.name, baseOffset }, 'rolled segment')
-    return info
   }
 
   truncateTo(offset: number, options: AbortOptions = {}): Promise<void> {
@@ -381,24 +344,8 @@ export class Log extends LogView implements PartitionLog {
   flush(options: AbortOptions = {}): Promise<void> {
     return this.mutate(async () => {
       this.ensureOpen()
-      await this.flushNow(options)
+      await this.flushes.flushNow(options)
     })
-  }
-
-  private async flushNow(options: AbortOptions): Promise<void> {
-    await this.store.flush(options)
-    await this.store.writeMeta({ [META_HIGH_WATERMARK]: String(this.hw) }, options)
-    this.unflushedRecords = 0
-    this.lastFlushMs = this.clock()
-  }
-
-  private startFlushTimer(): void {
-    const period = Math.max(10, Math.min(this.cfg.flushMs, 60_000))
-    this.flushTimer = setInterval(() => {
-      if (this.closed || this.unflushedRecords === 0 || this.clock() - this.lastFlushMs < this.cfg.flushMs) return
-      this.flush().catch((err: unknown) => this.logger.error({ partition: this.name, err }, 'scheduled flush failed'))
-    }, period)
-    this.flushTimer.unref?.()
   }
 
   updateConfig(config: Partial<LogConfig>): void {
@@ -406,9 +353,7 @@ export class Log extends LogView implements PartitionLog {
     validateLogConfig(next)
     this.cfg = next
     this.producers.setLimits(producerLimits(next), this.clock())
-    clearInterval(this.flushTimer)
-    this.flushTimer = undefined
-    if (Number.isFinite(next.flushMs) && !this.closed) this.startFlushTimer()
+    this.flushes.reconfigured()
   }
 
   close(): Promise<void> {
@@ -417,7 +362,7 @@ export class Log extends LogView implements PartitionLog {
       this.cleaner.run(async () => {
         if (this.closed) return
         this.closed = true
-        clearInterval(this.flushTimer)
+        this.flushes.stop()
         await this.rw.exclusive(async () => {
           let clean = false
           try {
@@ -442,7 +387,7 @@ export class Log extends LogView implements PartitionLog {
     return this.mutate(() =>
       this.cleaner.run(async () => {
         this.closed = true
-        clearInterval(this.flushTimer)
+        this.flushes.stop()
         await this.rw.exclusive(() => this.store.destroy())
       }),
     )
