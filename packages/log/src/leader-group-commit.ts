@@ -3,8 +3,7 @@
  * (planLeaderGroup), all that passed written as one, then every caller answered — with its own
  * offsets, a retry with its original's, or all of them with the write's error.
  */
-import type { ValidatedAppend } from './batch-validation.js'
-import { appendResult } from './batch-validation.js'
+import { appendResult, type ValidatedAppend } from './batch-validation.js'
 import type { PendingLeaderAppend } from './group-commit.js'
 import { type LeaderGroupContext, planLeaderGroup } from './leader-append.js'
 
