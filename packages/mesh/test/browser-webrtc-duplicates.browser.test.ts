@@ -47,6 +47,20 @@ describe('mesh > browser peers > one WebRTC connection per pair', () => {
   }
   const rtcOf = (p: BrowserPeer) =>
     waitFor(() => p.peer.addresses().find((addr) => addr.includes('/p2p-circuit/webrtc')), 'a WebRTC address')
+  /**
+   * A dial that may be tried again: libp2p gives each address 6 s, which a WebRTC dial through the
+   * relay can exceed on a loaded machine. At most 4 attempts, within 60 s.
+   */
+  const dialWithRetries = async (from: BrowserPeer, addr: string, force = false) => {
+    const deadline = Date.now() + 60_000
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await from.peer.node.dial(multiaddr(addr), { signal: AbortSignal.timeout(20_000), force })
+      } catch (err) {
+        if (attempt >= 4 || Date.now() > deadline) throw err
+      }
+    }
+  }
   const direct = (from: BrowserPeer, to: BrowserPeer) =>
     from.peer.node.getConnections(to.peer.node.peerId).filter((c) => c.limits === undefined && c.status === 'open')
 
@@ -87,10 +101,10 @@ describe('mesh > browser peers > one WebRTC connection per pair', () => {
     const [a, b] = await pair()
     const [lower, higher] = a.peer.peerId < b.peer.peerId ? [a, b] : [b, a]
     // The higher peer dials first; then the lower one opens a second link regardless (force).
-    await higher.peer.node.dial(multiaddr(await rtcOf(lower)), { signal: AbortSignal.timeout(20_000) })
+    await dialWithRetries(higher, await rtcOf(lower))
     const first = await waitFor(() => direct(higher, lower)[0], 'the first direct connection')
     expect(first.direction).toBe('outbound')
-    await lower.peer.node.dial(multiaddr(await rtcOf(higher)), { signal: AbortSignal.timeout(20_000), force: true })
+    await dialWithRetries(lower, await rtcOf(higher), true)
     const kept = await waitFor(() => {
       const fromLower = direct(lower, higher)
       const fromHigher = direct(higher, lower)
