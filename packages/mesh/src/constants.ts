@@ -68,7 +68,7 @@ export const TRIBUTARY_VERSION = '0.1.0'
 export const DEFAULT_HEARTBEAT_INTERVAL_MS = 1000
 export const DEFAULT_FAILURE_TIMEOUT_MS = 5000
 /** A dead or departed member stays in the view this long (so its late heartbeats are recognised), then is forgotten. */
-/** How long stop() waits for its `leaving` heartbeat to be published. */
+/** How long stop() waits for its `leaving` heartbeat to be published and handed to connected peers. */
 export const LEAVE_PUBLISH_TIMEOUT_MS = 1000
 export const DEFAULT_FORGET_AFTER_MS = 5 * 60_000
 /** Largest encoded heartbeat accepted; a real one is a few hundred bytes. */

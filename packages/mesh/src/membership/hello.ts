@@ -97,6 +97,33 @@ export class HelloExchange {
     this.#unregister = undefined
   }
 
+  /**
+   * Sends our `leaving` heartbeat straight to every connected mesh peer (at most MAX_GOODBYES, one
+   * attempt each, in parallel), beside the gossiped one: gossip reaches no one until subscriptions
+   * are exchanged, so a peer stopping soon after it connected (or whose connections close as it
+   * stops) could leave unannounced, and be seen as dead a timeout later instead of gone. Resolves
+   * when every attempt answered, failed or hit `signal`. Never throws.
+   */
+  async goodbye(heartbeat: Uint8Array, signal: AbortSignal): Promise<void> {
+    const peers: PeerId[] = []
+    for (const peer of this.#node.getPeers().slice(0, MAX_GOODBYES)) {
+      const known = await this.#node.peerStore.get(peer, { signal }).catch(() => undefined)
+      if (known !== undefined && isMeshPeer(known.protocols)) peers.push(peer)
+    }
+    await Promise.allSettled(
+      peers.map(async (peer) => {
+        const client = this.#client(peer)
+        try {
+          await client.request(heartbeat, { signal })
+        } catch (err) {
+          this.#init.logger.debug({ peer: peer.toString(), err: (err as Error).message }, 'goodbye not delivered')
+        } finally {
+          await client.close().catch(() => {})
+        }
+      }),
+    )
+  }
+
   /** Exchanges heartbeats with `peer` unless an exchange with it is already running. Never throws. */
   greet(peer: PeerId): void {
     const id = peer.toString()
@@ -109,10 +136,9 @@ export class HelloExchange {
     if (isMeshPeer(event.detail.protocols)) this.greet(event.detail.peerId)
   }
 
-  async #exchange(peer: PeerId): Promise<void> {
-    const { timeoutMs, attempts, retryDelayMs, logger } = this.#init
-    const signal = this.#lifetime.signal
-    const client = new RpcClient(this.#node, peer, PROTOCOLS.membershipHello, {
+  #client(peer: PeerId): RpcClient {
+    const { timeoutMs, logger } = this.#init
+    return new RpcClient(this.#node, peer, PROTOCOLS.membershipHello, {
       maxRequestBytes: MAX_HEARTBEAT_BYTES,
       maxResponseBytes: MAX_HEARTBEAT_BYTES,
       maxInFlight: 1,
@@ -122,6 +148,12 @@ export class HelloExchange {
       runOnLimitedConnection: true,
       logger,
     })
+  }
+
+  async #exchange(peer: PeerId): Promise<void> {
+    const { attempts, retryDelayMs, logger } = this.#init
+    const signal = this.#lifetime.signal
+    const client = this.#client(peer)
     try {
       for (let attempt = 0; attempt < attempts && !signal.aborted; attempt++) {
         try {
@@ -139,6 +171,9 @@ export class HelloExchange {
     }
   }
 }
+
+/** Peers told directly of our leaving; the others learn it by gossip. */
+const MAX_GOODBYES = 64
 
 function delay(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {

@@ -246,7 +246,10 @@ export class Membership extends TypedEventEmitter<MembershipEvents> {
     this.#lifetime.abort(new Error('membership stopped'))
     // First: a hello answered after our goodbye would only be ignored, but need not be sent.
     await this.#hello.stop()
-    await this.#publish(this.#nextHeartbeat(true), AbortSignal.timeout(LEAVE_PUBLISH_TIMEOUT_MS))
+    // The goodbye goes by gossip and, to the peers we are connected to, directly (hello.ts).
+    const leaving = this.#nextHeartbeat(true)
+    const signal = AbortSignal.timeout(LEAVE_PUBLISH_TIMEOUT_MS)
+    await Promise.all([this.#publish(leaving, signal), this.#hello.goodbye(encodeHeartbeat(leaving), signal)])
     const { pubsub } = this.#node.services
     pubsub.removeEventListener('message', this.#onMessage)
     this.#node.removeEventListener('peer:disconnect', this.#onDisconnect)

@@ -33,6 +33,28 @@ describe('membership > stop', () => {
       .getMeshPeers(TOPICS.membership)
       .includes(peerId)
 
+  it('a peer stopping as soon as it is seen, before any gossip links it, is seen as left, not dead', async () => {
+    // Membership with gossip heartbeats far apart: the seed knows b only from the direct hello,
+    // and b's gossip has likely reached no subscriber yet when it stops.
+    const seed = await session.node({ wsPort: false })
+    const b = await session.node({ wsPort: false, bootstrap: [tcpAddr(seed)] })
+    const slow: MembershipInit = { heartbeatIntervalMs: 60_000, failureTimeoutMs: 120_000 }
+    const seedView = new Membership(seed, slow)
+    session.onCleanup(() => seedView.stop())
+    await seedView.start()
+    const bView = new Membership(b, slow)
+    await bView.start()
+    const id = b.peerId.toString()
+    await waitFor(() => seedView.get(id)?.status === 'alive', { message: 'b alive on the seed (by hello)' })
+    const seen: string[] = []
+    seedView.addEventListener('member:leave', ({ detail }) => seen.push(`${detail.member.peerId} ${detail.reason}`))
+    await bView.stop({ nodeStopping: true })
+    await b.stop()
+    // Told directly: no failure timeout (2 minutes here) had to pass.
+    await waitFor(() => seedView.get(id)?.status === 'left', { message: 'b left on the seed' })
+    expect(seen.filter((s) => s.startsWith(id))).toHaveLength(1)
+  })
+
   it('before its node stops: announces the leave, keeps the subscription, and the peer restarted as itself is in the mesh at once', async () => {
     const key = await generateKeyPair('Ed25519')
     const seed = await session.node({ wsPort: false })
