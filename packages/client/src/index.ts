@@ -16,7 +16,7 @@
  * await consumer.subscribe({ topics: ['orders'], fromBeginning: true })
  * await consumer.run({
  *   eachMessage: async ({ topic, partition, message }) => {
- *     console.log(topic, partition, message.offset, message.key?.toString(), message.value?.toString())
+ *     await handleOrder(topic, partition, message.offset, message.value) // your code
  *   },
  * })
  * // …

@@ -8,7 +8,7 @@
  * ```ts
  * const outbox = await Tributary.openOutbox({ bootstrap: [addr], outbox: { name: 'orders' } })
  * await outbox.enqueue({ topic: 'orders', messages: [{ key: 'u1', value: 'hello' }] }) // durable now
- * outbox.on('outbox.delivered', ({ payload }) => console.log(payload.baseOffset))
+ * outbox.on('outbox.delivered', ({ payload }) => markDelivered(payload.baseOffset)) // your code
  * await outbox.send({ topic: 'orders', messages: [{ value: 'wait for the ack' }] })
  * await outbox.pending() // records not yet acknowledged
  * ```
