@@ -9,6 +9,7 @@ import { noise } from '@libp2p/noise'
 import { webRTC } from '@libp2p/webrtc'
 import { webSockets } from '@libp2p/websockets'
 import { yamux } from '@libp2p/yamux'
+import { noiseWithoutThrows } from '@tributary/mesh/noise-frame-lengths'
 import { halfWindowUpdates } from '@tributary/mesh/yamux-window-updates'
 import { createLibp2p } from 'libp2p'
 import { probeConnectionsWhenOnline } from './light-node-online-probe.js'
@@ -28,7 +29,7 @@ export async function createLightNode(options: LightNodeOptions = {}): Promise<C
       webRTC({ rtcConfiguration: { iceServers: options.iceServers ?? [] } }),
       circuitRelayTransport(),
     ],
-    connectionEncrypters: [noise()],
+    connectionEncrypters: [noiseWithoutThrows(noise())],
     streamMuxers: [halfWindowUpdates(yamux())],
     ...(options.allowInsecureWebSockets === true ? { connectionGater: { denyDialMultiaddr: () => false } } : {}),
     // A browser's connection can die silently on a network change (Wi-Fi to cellular, a NAT

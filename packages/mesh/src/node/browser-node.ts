@@ -18,6 +18,7 @@ import type { Multiaddr } from '@multiformats/multiaddr'
 import { createLibp2p } from 'libp2p'
 import { componentLogger, type Logger, silentLogger } from '../logger.js'
 import { type BootstrapDialer, type BootstrapOptions, bootstrapDialer } from './bootstrap.js'
+import { noiseWithoutThrows } from './noise-frame-lengths.js'
 import { type MeshServices, meshServiceFactories } from './services.js'
 import { halfWindowUpdates } from './yamux-window-updates.js'
 
@@ -59,7 +60,7 @@ export async function createBrowserMeshNode(options: BrowserMeshNodeOptions = {}
       webRTC({ rtcConfiguration: { iceServers: options.iceServers ?? [] } }),
       circuitRelayTransport(),
     ],
-    connectionEncrypters: [noise()],
+    connectionEncrypters: [noiseWithoutThrows(noise())],
     streamMuxers: [halfWindowUpdates(yamux())],
     ...(options.allowInsecureWebSockets === true ? { connectionGater: { denyDialMultiaddr: () => false } } : {}),
     connectionMonitor: { abortConnectionOnPingFailure: false },

@@ -24,6 +24,7 @@ import { componentLogger, type Logger, silentLogger } from '../logger.js'
 import { type BootstrapDialer, type BootstrapOptions, bootstrapDialer } from './bootstrap.js'
 import { coalescedWrites } from './coalesced-writes.js'
 import { loadOrCreatePeerKey } from './identity.js'
+import { noiseWithoutThrows } from './noise-frame-lengths.js'
 import { type MeshServices, meshServiceFactories } from './services.js'
 import { halfWindowUpdates } from './yamux-window-updates.js'
 
@@ -78,7 +79,7 @@ export async function createMeshNode(options: MeshNodeOptions = {}): Promise<Mes
     ...(privateKey === undefined ? {} : { privateKey }),
     addresses: { listen, ...(options.announce === undefined ? {} : { announce: options.announce }) },
     transports: [coalescedWrites(tcp()), webSockets()],
-    connectionEncrypters: [noise()],
+    connectionEncrypters: [noiseWithoutThrows(noise())],
     streamMuxers: [halfWindowUpdates(yamux())],
     // The default monitor aborts a connection when one ping times out, which killed saturated
     // WebSocket links (PLATFORM.md). Liveness is judged by membership heartbeats instead.
