@@ -67,7 +67,16 @@ const garbage: Array<[string, () => Uint8Array[], boolean]> = [
 
 describe('mesh > bad input to a peer process', () => {
   // Every framed RPC protocol a peer serves (perf is a raw byte sink by design; raft comes with replication).
-  const rpcProtocols = ['produce', 'fetch', 'offsets', 'metadata', 'admin', 'metaSync', 'membershipHello'] as const
+  const rpcProtocols = [
+    'produce',
+    'fetch',
+    'offsets',
+    'metadata',
+    'admin',
+    'metaSync',
+    'membershipHello',
+    'raftFetchBundle',
+  ] as const
   for (const protocolName of rpcProtocols) {
     const protocol = PROTOCOLS[protocolName]
     for (const [what, bytes, close] of garbage) {
@@ -87,7 +96,13 @@ describe('mesh > bad input to a peer process', () => {
   })
 
   it('answers a well-framed request with garbage inside as an InvalidRequest error, not a crash', async () => {
-    for (const protocol of [PROTOCOLS.produce, PROTOCOLS.fetch, PROTOCOLS.offsets, PROTOCOLS.admin]) {
+    for (const protocol of [
+      PROTOCOLS.produce,
+      PROTOCOLS.fetch,
+      PROTOCOLS.offsets,
+      PROTOCOLS.admin,
+      PROTOCOLS.raftFetchBundle,
+    ]) {
       const raw = new RpcClient(attacker, multiaddr(peer.address), protocol, { requestTimeoutMs: 10_000 })
       const err = await raw.request(new Uint8Array([0xff, 0xff, 0xff, 0xff, 0x0f, 0x00, 0x12])).catch((e: unknown) => e)
       raw.close()

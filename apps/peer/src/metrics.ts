@@ -21,6 +21,8 @@ export interface ObservedPeer {
   leaderChanges(): number
   /** What this peer's replicas did as leaders: voters added and removed, leadership hand-overs. */
   raftStats(): { votersAdded: number; votersRemoved: number; leadershipTransfers: number }
+  /** Replica fetches served as leader: alone, and in bundles (with the fetches those held). */
+  replicaFetchStats(): { single: number; bundles: number; bundledFetches: number }
   onRequest(listener: (event: RequestEvent) => void): () => void
 }
 
@@ -129,6 +131,27 @@ export function createMetrics(peer: ObservedPeer): { registry: Registry; stop():
       const stats = peer.raftStats()
       this.inc({ change: 'added' }, stats.votersAdded)
       this.inc({ change: 'removed' }, stats.votersRemoved)
+    },
+  })
+  new Counter({
+    name: 'tributary_replica_fetches_served_total',
+    help: "Replica fetches served as leader, by how they came: alone, or in a bundle of one follower's fetches to this peer",
+    labelNames: ['via'],
+    registers: [registry],
+    collect() {
+      this.reset()
+      const stats = peer.replicaFetchStats()
+      this.inc({ via: 'single' }, stats.single)
+      this.inc({ via: 'bundle' }, stats.bundledFetches)
+    },
+  })
+  new Counter({
+    name: 'tributary_replica_fetch_bundles_served_total',
+    help: 'Bundles of replica fetches served as leader (each one request from one follower)',
+    registers: [registry],
+    collect() {
+      this.reset()
+      this.inc(peer.replicaFetchStats().bundles)
     },
   })
   new Counter({

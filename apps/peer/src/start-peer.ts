@@ -104,6 +104,7 @@ export async function startPeerProcess(options: StartPeerOptions): Promise<void>
       })),
     leaderChanges: () => running.leaderChanges,
     raftStats: () => running.partitions.raftStats(),
+    replicaFetchStats: () => running.replicaFetchStats(),
     onRequest: (listener) => running.onRequest(listener),
   })
   const http = await startHttpServer(

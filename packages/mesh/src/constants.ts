@@ -20,6 +20,8 @@ export const PROTOCOLS = {
   membershipHello: '/tributary/membership-hello/1.0.0',
   raft: '/tributary/raft/1.0.0',
   raftFetch: '/tributary/raft-fetch/1.0.0',
+  /** Replica fetches of several partitions to one leader, together (replica-fetch-bundles.ts). */
+  raftFetchBundle: '/tributary/raft-fetch-bundle/1.0.0',
   perf: '/tributary/perf/1.0.0',
 } as const
 

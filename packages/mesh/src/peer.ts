@@ -23,7 +23,7 @@ import { PeerProtocols, type RequestEvent } from './peer-protocols.js'
 import { registerPerfProtocol } from './perf.js'
 import { placeReplicas } from './placement.js'
 import type { RaftConfig } from './raft/index.js'
-import { RaftRpc } from './raft-rpc.js'
+import { RaftRpc, type ReplicaFetchStats } from './raft-rpc.js'
 import { followMetadata, removeStaleReplicas } from './replica-reconciliation.js'
 import type { RpcHandler, RpcServerOptions, UnregisterRpcHandler } from './rpc/index.js'
 
@@ -202,6 +202,11 @@ export class Peer implements HandlerContext {
     for (const hosted of this.partitions.list()) {
       if (hosted.raft.leaderId === gone) hosted.raft.leaderUnreachable(gone).catch(() => {})
     }
+  }
+
+  /** Replica fetches this peer served as leader, alone or bundled per follower (replica-fetch-bundles.ts). */
+  replicaFetchStats(): ReplicaFetchStats {
+    return this.raftRpc.fetchStats()
   }
 
   /** Called after every request served; costs nothing when nobody listens. */

@@ -34,6 +34,14 @@ import {
   type VoteRequest,
   type VoteResponse,
 } from './raft/index.js'
+import {
+  answerBundle,
+  BUNDLE_RECORDS_BUDGET_BYTES,
+  decodeBundleRequest,
+  FetchBundler,
+  MAX_BUNDLE_ENTRIES,
+  ParkedFetches,
+} from './replica-fetch-bundles.js'
 import { RpcClient, registerRpcHandler, type UnregisterRpcHandler } from './rpc/index.js'
 
 /** First byte of a `/tributary/raft` request: which message follows. */
@@ -46,6 +54,11 @@ enum Kind {
 
 const MAX_CONTROL_BYTES = 64 * 1024
 const MAX_FETCH_RESPONSE_BYTES = 64 * 1024 * 1024 + 64 * 1024
+/** A bundle's entries are each a control-sized fetch request. */
+const MAX_BUNDLE_REQUEST_BYTES = MAX_BUNDLE_ENTRIES * (MAX_CONTROL_BYTES + 8)
+/** The first entry as large as a lone fetch's answer, the others' records within the budget, and their headers. */
+const MAX_BUNDLE_RESPONSE_BYTES =
+  MAX_FETCH_RESPONSE_BYTES + BUNDLE_RECORDS_BUDGET_BYTES + MAX_BUNDLE_ENTRIES * MAX_CONTROL_BYTES
 
 /**
  * Raft between peers over libp2p: vote, quorum-epoch and timeout-now messages share `/tributary/raft`
@@ -54,9 +67,23 @@ const MAX_FETCH_RESPONSE_BYTES = 64 * 1024 * 1024 + 64 * 1024
  * partition; the handler routes it to the replica, after checking that the id the message
  * claims (candidate, leader, fetching replica) is the authenticated remote peer.
  */
+/** Replica fetches this peer served, as leader: alone, or in bundles (and the fetches those held). */
+export interface ReplicaFetchStats {
+  single: number
+  bundles: number
+  bundledFetches: number
+}
+
 export class RaftRpc implements RaftTransport {
   private readonly clients = new Map<string, RpcClient>()
+  private readonly served: ReplicaFetchStats = { single: 0, bundles: 0, bundledFetches: 0 }
+  /** Each follower's fetches parked here, answered together (replica-fetch-bundles.ts). */
+  private readonly parked = new ParkedFetches()
   private readonly unregister: UnregisterRpcHandler[] = []
+  private readonly bundler = new FetchBundler({
+    single: (to, request, options) => this.client(to, PROTOCOLS.raftFetch).request(request, options),
+    bundle: (to, request, options) => this.client(to, PROTOCOLS.raftFetchBundle).request(request, options),
+  })
 
   constructor(
     private readonly node: Libp2p,
@@ -110,12 +137,50 @@ export class RaftRpc implements RaftTransport {
         async (request, { peerId, signal }) => {
           const fetch = decodeReplicaFetchRequest(request)
           claimedBy(fetch.replicaId, peerId, 'replica fetch')
-          return encodeReplicaFetchResponse(await route(fetch.partition).handleFetch(fetch, { signal }))
+          this.served.single++
+          const answer = await this.parked.run(peerId, signal, (answerNow) =>
+            route(fetch.partition).handleFetch(fetch, { signal: answerNow }),
+          )
+          return encodeReplicaFetchResponse(answer)
         },
         // One long poll per partition this peer follows: room for many partitions per stream.
         { maxRequestBytes: MAX_CONTROL_BYTES, maxInFlightPerStream: 512, logger: this.logger, maxInboundStreams: 64 },
       ),
     )
+    this.unregister.push(
+      await registerRpcHandler(
+        this.node,
+        PROTOCOLS.raftFetchBundle,
+        async (request, { peerId, signal }) => {
+          const entries = decodeBundleRequest(request)
+          this.served.bundles++
+          this.served.bundledFetches += entries.length
+          return this.parked.run(peerId, signal, (wake) =>
+            answerBundle(
+              entries,
+              async (entry, answerNow) => {
+                const fetch = decodeReplicaFetchRequest(entry)
+                claimedBy(fetch.replicaId, peerId, 'replica fetch')
+                return route(fetch.partition).handleFetch(fetch, { signal: answerNow })
+              },
+              wake,
+              PROTOCOLS.raftFetchBundle,
+            ),
+          )
+        },
+        {
+          maxRequestBytes: MAX_BUNDLE_REQUEST_BYTES,
+          maxInFlightPerStream: 64,
+          logger: this.logger,
+          maxInboundStreams: 64,
+        },
+      ),
+    )
+  }
+
+  /** Replica fetches served so far (for metrics). */
+  fetchStats(): ReplicaFetchStats {
+    return { ...this.served }
   }
 
   private client(to: string, protocol: string): RpcClient {
@@ -123,10 +188,11 @@ export class RaftRpc implements RaftTransport {
     let client = this.clients.get(key)
     if (client === undefined) {
       const fetch = protocol === PROTOCOLS.raftFetch
+      const bundle = protocol === PROTOCOLS.raftFetchBundle
       client = new RpcClient(this.node, peerIdFromString(to), protocol, {
-        maxRequestBytes: MAX_CONTROL_BYTES,
-        maxResponseBytes: fetch ? MAX_FETCH_RESPONSE_BYTES : MAX_CONTROL_BYTES,
-        maxInFlight: fetch ? 512 : 32,
+        maxRequestBytes: bundle ? MAX_BUNDLE_REQUEST_BYTES : MAX_CONTROL_BYTES,
+        maxResponseBytes: bundle ? MAX_BUNDLE_RESPONSE_BYTES : fetch ? MAX_FETCH_RESPONSE_BYTES : MAX_CONTROL_BYTES,
+        maxInFlight: fetch ? 512 : bundle ? 64 : 32,
         dialTimeoutMs: 2000,
         logger: this.logger,
       })
@@ -171,9 +237,8 @@ export class RaftRpc implements RaftTransport {
   }
 
   async fetch(to: string, request: ReplicaFetchRequest, options: RaftRequestOptions): Promise<ReplicaFetchResponse> {
-    return decodeReplicaFetchResponse(
-      await this.client(to, PROTOCOLS.raftFetch).request(encodeReplicaFetchRequest(request), options),
-    )
+    // Gathered with this turn's other fetches to the same leader (replica-fetch-bundles.ts).
+    return decodeReplicaFetchResponse(await this.bundler.fetch(to, encodeReplicaFetchRequest(request), options))
   }
 
   async stop(): Promise<void> {
