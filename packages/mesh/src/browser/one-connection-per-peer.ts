@@ -97,10 +97,8 @@ export function keepOneDirectConnection(
       for (let round = 0; round < MAX_ROUNDS && !stopped; round++) {
         state.again = false
         const direct = node.getConnections(remote).filter(isDirect)
-        if (direct.length < 2) {
-          if (!state.again) return
-          continue
-        }
+        // Nothing awaited since `again` was cleared: no newer connection can be pending here.
+        if (direct.length < 2) return
         const keep = connectionToKeep(self, direct)!
         const silent = await answers(keep)
         if (silent !== undefined) {
