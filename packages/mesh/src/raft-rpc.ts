@@ -54,6 +54,8 @@ enum Kind {
 
 const MAX_CONTROL_BYTES = 64 * 1024
 const MAX_FETCH_RESPONSE_BYTES = 64 * 1024 * 1024 + 64 * 1024
+/** Bounds the busy set (one entry per followed partition); past it, fetches are gathered. */
+const MAX_BUSY_PARTITIONS = 100_000
 /** A bundle's entries are each a control-sized fetch request. */
 const MAX_BUNDLE_REQUEST_BYTES = MAX_BUNDLE_ENTRIES * (MAX_CONTROL_BYTES + 8)
 /** The first entry as large as a lone fetch's answer, the others' records within the budget, and their headers. */
@@ -77,6 +79,8 @@ export interface ReplicaFetchStats {
 export class RaftRpc implements RaftTransport {
   private readonly clients = new Map<string, RpcClient>()
   private readonly served: ReplicaFetchStats = { single: 0, bundles: 0, bundledFetches: 0 }
+  /** Partitions whose last replica fetch from here brought records: their next one goes alone. */
+  private readonly busy = new Set<string>()
   /** Each follower's fetches parked here, answered together (replica-fetch-bundles.ts). */
   private readonly parked = new ParkedFetches()
   private readonly unregister: UnregisterRpcHandler[] = []
@@ -138,8 +142,11 @@ export class RaftRpc implements RaftTransport {
           const fetch = decodeReplicaFetchRequest(request)
           claimedBy(fetch.replicaId, peerId, 'replica fetch')
           this.served.single++
-          const answer = await this.parked.run(peerId, signal, (answerNow) =>
-            route(fetch.partition).handleFetch(fetch, { signal: answerNow }),
+          const answer = await this.parked.run(
+            peerId,
+            signal,
+            (answerNow) => route(fetch.partition).handleFetch(fetch, { signal: answerNow }),
+            (a) => a.records.byteLength > 0,
           )
           return encodeReplicaFetchResponse(answer)
         },
@@ -155,18 +162,23 @@ export class RaftRpc implements RaftTransport {
           const entries = decodeBundleRequest(request)
           this.served.bundles++
           this.served.bundledFetches += entries.length
-          return this.parked.run(peerId, signal, (wake) =>
-            answerBundle(
-              entries,
-              async (entry, answerNow) => {
-                const fetch = decodeReplicaFetchRequest(entry)
-                claimedBy(fetch.replicaId, peerId, 'replica fetch')
-                return route(fetch.partition).handleFetch(fetch, { signal: answerNow })
-              },
-              wake,
-              PROTOCOLS.raftFetchBundle,
-            ),
+          const answered = await this.parked.run(
+            peerId,
+            signal,
+            (wake) =>
+              answerBundle(
+                entries,
+                async (entry, answerNow) => {
+                  const fetch = decodeReplicaFetchRequest(entry)
+                  claimedBy(fetch.replicaId, peerId, 'replica fetch')
+                  return route(fetch.partition).handleFetch(fetch, { signal: answerNow })
+                },
+                wake,
+                PROTOCOLS.raftFetchBundle,
+              ),
+            (a) => a.recordBytes > 0,
           )
+          return answered.bytes
         },
         {
           maxRequestBytes: MAX_BUNDLE_REQUEST_BYTES,
@@ -236,9 +248,23 @@ export class RaftRpc implements RaftTransport {
     return decodeQuorumEpochResponse(await this.control(to, Kind.TimeoutNow, encodeTimeoutNowRequest(request), options))
   }
 
+  /**
+   * A replica whose last fetch brought records fetches again at once and alone: under load each
+   * partition keeps its own pipeline (gathering busy partitions into bundles cost 40% of acks=all
+   * throughput in the mesh bench). A caught-up replica's fetch is gathered with this turn's other
+   * fetches to the same leader (replica-fetch-bundles.ts).
+   */
   async fetch(to: string, request: ReplicaFetchRequest, options: RaftRequestOptions): Promise<ReplicaFetchResponse> {
-    // Gathered with this turn's other fetches to the same leader (replica-fetch-bundles.ts).
-    return decodeReplicaFetchResponse(await this.bundler.fetch(to, encodeReplicaFetchRequest(request), options))
+    const encoded = encodeReplicaFetchRequest(request)
+    const busy = this.busy.has(request.partition)
+    this.busy.delete(request.partition)
+    const response = decodeReplicaFetchResponse(
+      busy
+        ? await this.client(to, PROTOCOLS.raftFetch).request(encoded, options)
+        : await this.bundler.fetch(to, encoded, options),
+    )
+    if (response.records.byteLength > 0 && this.busy.size < MAX_BUSY_PARTITIONS) this.busy.add(request.partition)
+    return response
   }
 
   async stop(): Promise<void> {

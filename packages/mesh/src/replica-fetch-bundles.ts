@@ -115,6 +115,12 @@ const NO_RECORDS = new Uint8Array(0)
  */
 const ANSWER_NOW = new Error('answer now: another fetch of the same follower was answered')
 
+/** A bundle's encoded answer, and how many record bytes its entries carry. */
+export interface AnsweredBundle {
+  bytes: Uint8Array
+  recordBytes: number
+}
+
 /**
  * Answers a bundle on the leader's peer: each entry by `answer` (a fetch of its own, which may
  * wait until the signal it is given aborts), the bundle once one entry answered without waiting.
@@ -127,7 +133,7 @@ export async function answerBundle(
   answer: (entry: Uint8Array, signal: AbortSignal) => Promise<ReplicaFetchResponse>,
   signal: AbortSignal,
   protocol: string,
-): Promise<Uint8Array> {
+): Promise<AnsweredBundle> {
   const answerNow = new AbortController()
   const onAbort = (): void => answerNow.abort(abortReason(signal))
   signal.addEventListener('abort', onAbort, { once: true })
@@ -145,7 +151,7 @@ export async function answerBundle(
       }),
     )
     let records = 0
-    return encodeBundleResponse(
+    const bytes = encodeBundleResponse(
       answers.map((a, i): BundleAnswer => {
         if (a instanceof Uint8Array) return { ok: false, bytes: a }
         const fits = i === 0 || records + a.records.byteLength <= BUNDLE_RECORDS_BUDGET_BYTES
@@ -153,6 +159,7 @@ export async function answerBundle(
         return { ok: true, bytes: encodeReplicaFetchResponse(fits ? a : { ...a, records: NO_RECORDS }) }
       }),
     )
+    return { bytes, recordBytes: records }
   } finally {
     signal.removeEventListener('abort', onAbort)
   }
@@ -160,16 +167,26 @@ export async function answerBundle(
 
 /**
  * The fetches one follower peer has parked on this leader's peer, alone or in bundles. When one
- * is answered on its own account (records, an error, its wait over), the others are answered
- * too: their replicas then fetch again in the same turn, as one bundle — fetches that started
- * at different moments fall into step after one long poll. One answered because another was
- * does not wake the rest again, so this never feeds on itself.
+ * ends with nothing to deliver (its long poll ran out, an error), the others are answered too:
+ * their replicas then fetch again in the same turn, as one bundle — fetches that started at
+ * different moments fall into step after one long poll. An answer that delivers records wakes
+ * nobody: under load each busy partition keeps its own pipeline, and waking the caught-up ones
+ * on every delivery only sent them round empty. One answered because another was does not wake
+ * the rest again, so this never feeds on itself.
  */
 export class ParkedFetches {
   readonly #byPeer = new Map<string, Set<{ wake: AbortController; woken: boolean }>>()
 
-  /** Runs `answer` with a signal that aborts with `signal`, or when another fetch of `peer` is answered. */
-  async run<T>(peer: string, signal: AbortSignal, answer: (answerNow: AbortSignal) => Promise<T>): Promise<T> {
+  /**
+   * Runs `answer` with a signal that aborts with `signal`, or when another fetch of `peer` ends
+   * empty. `delivered` says whether an answer carried records (then it wakes nobody).
+   */
+  async run<T>(
+    peer: string,
+    signal: AbortSignal,
+    answer: (answerNow: AbortSignal) => Promise<T>,
+    delivered: (result: T) => boolean = () => false,
+  ): Promise<T> {
     const parked = { wake: new AbortController(), woken: false }
     const onAbort = (): void => parked.wake.abort(abortReason(signal))
     signal.addEventListener('abort', onAbort, { once: true })
@@ -179,13 +196,16 @@ export class ParkedFetches {
       this.#byPeer.set(peer, others)
     }
     others.add(parked)
+    let quiet = true
     try {
-      return await answer(parked.wake.signal)
+      const result = await answer(parked.wake.signal)
+      quiet = !delivered(result)
+      return result
     } finally {
       signal.removeEventListener('abort', onAbort)
       others.delete(parked)
       if (others.size === 0) this.#byPeer.delete(peer)
-      else if (!parked.woken) {
+      else if (!parked.woken && quiet) {
         for (const other of others) {
           other.woken = true
           other.wake.abort(ANSWER_NOW)

@@ -80,9 +80,9 @@ describe('mesh > replica fetch bundles', () => {
           })
         })
       }
-      const out = decodeBundleResponse(
-        await answerBundle([bytes(0), bytes(1), bytes(2)], answer, new AbortController().signal, 'p'),
-      )
+      const answered = await answerBundle([bytes(0), bytes(1), bytes(2)], answer, new AbortController().signal, 'p')
+      expect(answered.recordBytes).toBe(1)
+      const out = decodeBundleResponse(answered.bytes)
       expect(out.map((a) => a.ok)).toEqual([true, true, true])
       const decoded = out.map((a) => decodeReplicaFetchResponse(a.bytes))
       expect(decoded.map((r) => r.highWatermark)).toEqual([0, 1, 2])
@@ -101,7 +101,7 @@ describe('mesh > replica fetch bundles', () => {
           },
           new AbortController().signal,
           'raft-fetch-bundle',
-        ),
+        ).then((a) => a.bytes),
       )
       expect(out.map((a) => a.ok)).toEqual([true, false, false])
       expect(decodeErrorPayload(out[1]!.bytes)).toBeInstanceOf(NotLeaderOrFollowerError)
@@ -118,7 +118,7 @@ describe('mesh > replica fetch bundles', () => {
           async (entry) => response(entry[0]!, big),
           new AbortController().signal,
           'p',
-        ),
+        ).then((a) => a.bytes),
       ).map((a) => decodeReplicaFetchResponse(a.bytes))
       expect(out.map((r) => r.records.byteLength)).toEqual([big.byteLength, 0, 0])
       // The high watermark and epoch still reach the replicas whose records were left out.
@@ -221,23 +221,42 @@ describe('mesh > replica fetch bundles', () => {
   describe("a follower's parked fetches", () => {
     /** A fetch that waits until woken (or its own `finish`), reporting why it ended. */
     function parkedFetch(parked: ParkedFetches, peer: string, ended: string[], name: string) {
-      let finish!: () => void
-      const done = parked.run(peer, new AbortController().signal, (answerNow) => {
-        return new Promise<void>((resolve) => {
-          finish = () => {
-            ended.push(`${name}: answered`)
-            resolve()
-          }
-          answerNow.addEventListener('abort', () => {
-            ended.push(`${name}: woken`)
-            resolve()
+      let finish!: (records: number) => void
+      const done = parked.run(
+        peer,
+        new AbortController().signal,
+        (answerNow) => {
+          return new Promise<number>((resolve) => {
+            finish = (records) => {
+              ended.push(`${name}: answered`)
+              resolve(records)
+            }
+            answerNow.addEventListener('abort', () => {
+              ended.push(`${name}: woken`)
+              resolve(0)
+            })
           })
-        })
-      })
-      return { done, finish: () => finish() }
+        },
+        (records) => records > 0,
+      )
+      return { done, finish: (records = 0) => finish(records) }
     }
 
-    it('are answered together once one is answered on its own account, without waking each other again', async () => {
+    it('are not woken by an answer that delivers records', async () => {
+      const parked = new ParkedFetches()
+      const ended: string[] = []
+      const a = parkedFetch(parked, 'F1', ended, 'a')
+      const b = parkedFetch(parked, 'F1', ended, 'b')
+      a.finish(100)
+      await a.done
+      await new Promise((resolve) => setImmediate(resolve))
+      expect(ended).toEqual(['a: answered'])
+      b.finish()
+      await b.done
+      expect(ended).toEqual(['a: answered', 'b: answered'])
+    })
+
+    it('are answered together once one ends empty on its own account, without waking each other again', async () => {
       const parked = new ParkedFetches()
       const ended: string[] = []
       const a = parkedFetch(parked, 'F1', ended, 'a')
