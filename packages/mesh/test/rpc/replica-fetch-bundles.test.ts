@@ -90,6 +90,24 @@ describe('mesh > replica fetch bundles', () => {
       expect(waited[0] && waited[2]).toBe(true)
     })
 
+    it('gives each entry a signal of its own, so a full bundle crowds no single signal with listeners', async () => {
+      const signals = new Set<AbortSignal>()
+      const entries = Array.from({ length: MAX_BUNDLE_ENTRIES }, (_, i) => bytes(i))
+      const answered = await answerBundle(
+        entries,
+        async (entry, signal) => {
+          signals.add(signal)
+          if (entry[0] === MAX_BUNDLE_ENTRIES - 1) return response(0)
+          await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }))
+          return response(entry[0]!)
+        },
+        new AbortController().signal,
+        'p',
+      )
+      expect(signals.size).toBe(MAX_BUNDLE_ENTRIES)
+      expect(decodeBundleResponse(answered.bytes)).toHaveLength(MAX_BUNDLE_ENTRIES)
+    })
+
     it('answers an entry that fails with its own error, the others as usual', async () => {
       const out = decodeBundleResponse(
         await answerBundle(
