@@ -53,11 +53,15 @@ describe('web app > connection states', () => {
     await page.goto(`http://localhost:${peer.httpPort}/`)
     await page.locator('[data-testid="status"][data-state="online"]').waitFor({ timeout: 45_000 })
     expect((await status(page)).text).toContain(`…${peer.peerId.slice(-8)}`)
+    // 'online' can show before the first poll has rendered the views: wait until the peer is listed,
+    // so what is checked after the stop is that the last data seen is kept.
+    const peerRow = page.locator(`[data-testid="peers-table"] tr[data-peer="${peer.peerId}"]`)
+    await peerRow.waitFor({ timeout: 30_000 })
     await peer.stop('SIGTERM')
     await page.locator('[data-testid="status"][data-state="offline"]').waitFor({ timeout: 30_000 })
     expect((await status(page)).text).toMatch(/^(offline|lost the mesh)/)
     // The views keep the last data seen: the peer that stopped is still listed.
-    expect(await page.locator(`[data-testid="peers-table"] tr[data-peer="${peer.peerId}"]`).count()).toBe(1)
+    expect(await peerRow.count()).toBe(1)
     await screenshot(page, 'state-offline')
 
     // Offline, the produce form still takes records: into this tab's durable outbox.
