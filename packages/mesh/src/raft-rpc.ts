@@ -62,13 +62,6 @@ const MAX_BUNDLE_REQUEST_BYTES = MAX_BUNDLE_ENTRIES * (MAX_CONTROL_BYTES + 8)
 const MAX_BUNDLE_RESPONSE_BYTES =
   MAX_FETCH_RESPONSE_BYTES + BUNDLE_RECORDS_BUDGET_BYTES + MAX_BUNDLE_ENTRIES * MAX_CONTROL_BYTES
 
-/**
- * Raft between peers over libp2p: vote, quorum-epoch and timeout-now messages share `/tributary/raft`
- * (a kind byte, then the protobuf message), replica fetches — long polls that may wait —
- * use `/tributary/raft-fetch` so they never hold up an election. Each request names its
- * partition; the handler routes it to the replica, after checking that the id the message
- * claims (candidate, leader, fetching replica) is the authenticated remote peer.
- */
 /** Replica fetches this peer served, as leader: alone, or in bundles (and the fetches those held). */
 export interface ReplicaFetchStats {
   single: number
@@ -76,6 +69,14 @@ export interface ReplicaFetchStats {
   bundledFetches: number
 }
 
+/**
+ * Raft between peers over libp2p: vote, quorum-epoch and timeout-now messages share `/tributary/raft`
+ * (a kind byte, then the protobuf message), replica fetches — long polls that may wait —
+ * use `/tributary/raft-fetch` so they never hold up an election. Each request names its
+ * partition; the handler routes it to the replica, after checking that the id the message
+ * claims (candidate, leader, fetching replica) is the authenticated remote peer. Caught-up
+ * replicas' fetches to one leader travel together over `/tributary/raft-fetch-bundle`.
+ */
 export class RaftRpc implements RaftTransport {
   private readonly clients = new Map<string, RpcClient>()
   private readonly served: ReplicaFetchStats = { single: 0, bundles: 0, bundledFetches: 0 }
@@ -85,7 +86,7 @@ export class RaftRpc implements RaftTransport {
   private readonly parked = new ParkedFetches()
   private readonly unregister: UnregisterRpcHandler[] = []
   private readonly bundler = new FetchBundler({
-    single: (to, request, options) => this.client(to, PROTOCOLS.raftFetch).request(request, options),
+    single: (to, request, options) => this.fetchAlone(to, request, options),
     bundle: (to, request, options) => this.client(to, PROTOCOLS.raftFetchBundle).request(request, options),
   })
 
@@ -259,12 +260,14 @@ export class RaftRpc implements RaftTransport {
     const busy = this.busy.has(request.partition)
     this.busy.delete(request.partition)
     const response = decodeReplicaFetchResponse(
-      busy
-        ? await this.client(to, PROTOCOLS.raftFetch).request(encoded, options)
-        : await this.bundler.fetch(to, encoded, options),
+      busy ? await this.fetchAlone(to, encoded, options) : await this.bundler.fetch(to, encoded, options),
     )
     if (response.records.byteLength > 0 && this.busy.size < MAX_BUSY_PARTITIONS) this.busy.add(request.partition)
     return response
+  }
+
+  private fetchAlone(to: string, request: Uint8Array, options: RaftRequestOptions): Promise<Uint8Array> {
+    return this.client(to, PROTOCOLS.raftFetch).request(request, options)
   }
 
   async stop(): Promise<void> {

@@ -12,8 +12,9 @@
  * that answers "a whole noise message is still due" (the largest length, 65,535) instead of
  * throwing while fewer than two bytes are buffered. The decoder then waits for more bytes, exactly
  * as after the `RangeError`; with two or more bytes the library's reader runs unchanged. It relies
- * on the connection keeping its decoder in `decoder` with a `lengthDecoder`; if either is missing (a changed noise), connections are left as the library made them. No node: imports,
- * so browser nodes use it too.
+ * on the connection keeping its decoder in `decoder` with a `lengthDecoder`; if either is missing
+ * (a changed noise), connections are left as the library made them. No node: imports, so browser
+ * nodes use it too.
  */
 import type { ConnectionEncrypter } from '@libp2p/interface'
 
