@@ -6,11 +6,15 @@ export function uniqueName(prefix: string): string {
   return `${prefix}-${Date.now().toString(36)}-${Math.floor(Math.random() * 1e9).toString(36)}`
 }
 
-/** Polls `fn` every 50 ms until it returns something other than undefined/false, or fails after `timeoutMs`. */
+/**
+ * Polls `fn` every 50 ms until it returns something other than undefined/false, or fails after
+ * `timeoutMs`, naming what was awaited and, with `state`, what there was instead.
+ */
 export async function waitFor<T>(
   fn: () => Promise<T | undefined | false> | T | undefined | false,
   what: string,
   timeoutMs = 30_000,
+  state?: () => string,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs
   let last: unknown
@@ -23,7 +27,10 @@ export async function waitFor<T>(
     }
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last === undefined ? '' : `: ${String(last)}`}`)
+  const instead = state === undefined ? '' : ` (instead: ${state()})`
+  throw new Error(
+    `timed out after ${timeoutMs} ms waiting for ${what}${last === undefined ? '' : `: ${String(last)}`}${instead}`,
+  )
 }
 
 /** The values of the user records in `bytes` (whole batches), in offset order. */

@@ -82,6 +82,7 @@ export class Cluster {
             ...(readFrom.local === undefined ? {} : { local: readFrom.local }),
             ...(readFrom.connectedDirectly === undefined ? {} : { connectedDirectly: readFrom.connectedDirectly }),
             leaderViews: (topic, signal) => this.leaderViews(topic, signal),
+            refreshTimeoutMs: options.requestTimeoutMs,
             now: this.now,
           })
   }

@@ -23,6 +23,7 @@
 import type { Connection, Libp2p } from '@libp2p/interface'
 import { PING_PROTOCOL } from '@libp2p/ping'
 import type { Logger } from '../logger.js'
+import { connectionToKeep, isDirect } from '../rpc/connection-choice.js'
 
 /** How long a duplicate gets to close its streams gracefully before it is aborted. */
 const CLOSE_TIMEOUT_MS = 5_000
@@ -30,20 +31,6 @@ const CLOSE_TIMEOUT_MS = 5_000
 export const CONFIRM_TIMEOUT_MS = 10_000
 /** Choices per peer in one pass: each one either settles it or aborts one connection. */
 const MAX_ROUNDS = 8
-
-/** Which of `connections` (direct, open, to one remote peer) to keep, seen from `self`. */
-export function connectionToKeep(self: string, connections: readonly Connection[]): Connection | undefined {
-  if (connections.length === 0) return undefined
-  const remote = connections[0]!.remotePeer.toString()
-  // The lower peer id's connection: outbound here when we are the lower one, inbound otherwise.
-  const preferred = self < remote ? 'outbound' : 'inbound'
-  const oldest = (list: readonly Connection[]) =>
-    list.reduce((best, c) => (c.timeline.open < best.timeline.open ? c : best))
-  const byLower = connections.filter((c) => c.direction === preferred)
-  return oldest(byLower.length > 0 ? byLower : connections)
-}
-
-const isDirect = (c: Connection): boolean => c.limits === undefined && c.status === 'open'
 
 /**
  * Whether the remote end of `connection` answers: a stream negotiated over it, then closed.

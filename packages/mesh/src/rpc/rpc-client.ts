@@ -13,7 +13,7 @@
  * RequestTimedOutError on timeout; the signal's reason on abort; RpcStreamClosedError (retriable)
  * when the stream ends under a request; PeerUnreachableError (retriable) when the stream cannot be opened.
  */
-import type { Libp2p, PeerId } from '@libp2p/interface'
+import { isPeerId, type Libp2p, type PeerId } from '@libp2p/interface'
 import type { Multiaddr } from '@multiformats/multiaddr'
 import { RequestTimedOutError } from '@tributary/wire'
 import {
@@ -28,6 +28,7 @@ import {
 import { componentLogger, type Logger, silentLogger } from '../logger.js'
 import { abortReason, raceSignal } from './abort.js'
 import { ClientStream } from './client-stream.js'
+import { connectionToKeep, isDirect } from './connection-choice.js'
 import { FrameTooLargeError, PeerUnreachableError, RpcClientClosedError, RpcQueueFullError } from './errors.js'
 import { type Payload, payloadLength } from './frame.js'
 
@@ -57,8 +58,11 @@ export interface RequestOptions {
   timeoutMs?: number
 }
 
-/** What a client needs from a libp2p node. */
-export type RpcDialer = Pick<Libp2p, 'dialProtocol'>
+/**
+ * What a client needs from a libp2p node. With `getConnections` and `peerId`, a stream goes over
+ * the direct connection the duplicate tie-break keeps (see `connection-choice.ts`).
+ */
+export type RpcDialer = Pick<Libp2p, 'dialProtocol'> & Partial<Pick<Libp2p, 'getConnections' | 'peerId'>>
 
 interface Waiter {
   resolve: () => void
@@ -209,11 +213,18 @@ export class RpcClient {
     const peer = this.#peer.toString()
     const signal = AbortSignal.any([this.#lifetime.signal, AbortSignal.timeout(this.#dialTimeoutMs)])
     let stream: Awaited<ReturnType<RpcDialer['dialProtocol']>>
+    const options = { signal, runOnLimitedConnection: this.#runOnLimitedConnection }
     try {
-      stream = await this.#node.dialProtocol(this.#peer, this.#protocol, {
-        signal,
-        runOnLimitedConnection: this.#runOnLimitedConnection,
-      })
+      // Of several direct connections (crossing dials), the one the duplicate tie-break keeps:
+      // a stream on another would end when that one is closed. With none, libp2p dials.
+      const { getConnections, peerId: self } = this.#node
+      const direct =
+        isPeerId(this.#peer) && getConnections !== undefined && self !== undefined
+          ? connectionToKeep(self.toString(), getConnections.call(this.#node, this.#peer).filter(isDirect))
+          : undefined
+      stream = await (direct === undefined
+        ? this.#node.dialProtocol(this.#peer, this.#protocol, options)
+        : direct.newStream(this.#protocol, options))
     } catch (err) {
       if (this.#closed) throw new RpcClientClosedError()
       this.#logger.debug({ peer, protocol: this.#protocol, err: (err as Error).message }, 'rpc stream open failed')

@@ -1,8 +1,9 @@
 import type { Connection } from '@libp2p/interface'
 import { peerIdFromString } from '@libp2p/peer-id'
 import { describe, expect, it, vi } from 'vitest'
-import { connectionToKeep, keepOneDirectConnection } from '../../src/browser/one-connection-per-peer.js'
+import { keepOneDirectConnection } from '../../src/browser/one-connection-per-peer.js'
 import { silentLogger } from '../../src/logger.js'
+import { connectionToKeep } from '../../src/rpc/connection-choice.js'
 
 const LOW = '12D3KooWAVLrgTBHEYHhfGspGPhvGUVqqRNM3zTrSaFBXBS6sWXe'
 const HIGH = '12D3KooWRUr3JpLPYLMUeTuDCchkjVnTjQhFiBpE6qRjxW8QhVmo'

@@ -155,6 +155,37 @@ describe('rpc > request/response over libp2p', () => {
     expect(secondStats.streamsOpened).toBe(1)
   })
 
+  it('of two direct connections to the peer, opens its stream on the one the lower peer id opened', async () => {
+    const [one, two] = await Promise.all([session.node({ wsPort: false }), session.node({ wsPort: false })])
+    const [lower, higher] = one.peerId.toString() < two.peerId.toString() ? [one, two] : [two, one]
+    session.onCleanup(await registerRpcHandler(lower, PROTOCOL, async (r) => r))
+    session.onCleanup(await registerRpcHandler(higher, PROTOCOL, async (r) => r))
+    // Crossing dials: the lower peer's connection opens first, the higher's second (libp2p's own
+    // pick among open connections is the newest).
+    const byLower = await lower.dial(higher.getMultiaddrs())
+    const byHigher = await higher.dial(lower.getMultiaddrs(), { force: true })
+    expect(byLower).not.toBe(byHigher)
+    await waitFor(() => higher.getConnections(lower.peerId).length === 2)
+    const protocolOn = (c: { streams: ReadonlyArray<{ protocol?: string }> }) =>
+      c.streams.some((s) => s.protocol === PROTOCOL)
+
+    // Either end asking: the stream goes over the lower peer's connection, which a tie-break keeps.
+    for (const [from, to] of [
+      [higher, lower],
+      [lower, higher],
+    ] as const) {
+      const client = new RpcClient(from, to.peerId, PROTOCOL, { requestTimeoutMs: 5000 })
+      session.onCleanup(() => client.close())
+      expect(str(await client.request(text('which')))).toBe('which')
+    }
+    const kept = higher.getConnections(lower.peerId).find((c) => c.direction === 'inbound')!
+    const other = higher.getConnections(lower.peerId).find((c) => c.direction === 'outbound')!
+    expect(protocolOn(kept)).toBe(true)
+    expect(protocolOn(other)).toBe(false)
+    expect(protocolOn(byLower)).toBe(true)
+    expect(protocolOn(lower.getConnections(higher.peerId).find((c) => c !== byLower)!)).toBe(false)
+  })
+
   it('refuses oversize payloads locally and bounds the waiting queue', async () => {
     let release!: () => void
     const gate = new Promise<void>((resolve) => {
