@@ -10,6 +10,7 @@ import { webSockets } from '@libp2p/websockets'
 import { yamux } from '@libp2p/yamux'
 import { coalescedWrites } from '@tributary/mesh/coalesced-writes'
 import { noiseWithoutThrows } from '@tributary/mesh/noise-frame-lengths'
+import { nodeNoiseCrypto } from '@tributary/mesh/noise-node-crypto'
 import { halfWindowUpdates } from '@tributary/mesh/yamux-window-updates'
 import { createLibp2p } from 'libp2p'
 import type { ClientNode, LightNodeOptions } from './options.js'
@@ -19,7 +20,7 @@ export async function createLightNode(options: LightNodeOptions = {}): Promise<C
     ...(options.privateKey === undefined ? {} : { privateKey: options.privateKey }),
     addresses: { listen: [] },
     transports: [coalescedWrites(tcp()), webSockets()],
-    connectionEncrypters: [noiseWithoutThrows(noise())],
+    connectionEncrypters: [noiseWithoutThrows(noise({ crypto: nodeNoiseCrypto }))],
     streamMuxers: [halfWindowUpdates(yamux())],
     // Liveness is the RPC timeouts' job; the default monitor cut busy links on one slow ping (PLATFORM.md).
     connectionMonitor: { abortConnectionOnPingFailure: false },

@@ -25,6 +25,7 @@ import { type BootstrapDialer, type BootstrapOptions, bootstrapDialer } from './
 import { coalescedWrites } from './coalesced-writes.js'
 import { loadOrCreatePeerKey } from './identity.js'
 import { noiseWithoutThrows } from './noise-frame-lengths.js'
+import { nodeNoiseCrypto } from './noise-node-crypto.js'
 import { type MeshServices, meshServiceFactories } from './services.js'
 import { halfWindowUpdates } from './yamux-window-updates.js'
 
@@ -79,7 +80,7 @@ export async function createMeshNode(options: MeshNodeOptions = {}): Promise<Mes
     ...(privateKey === undefined ? {} : { privateKey }),
     addresses: { listen, ...(options.announce === undefined ? {} : { announce: options.announce }) },
     transports: [coalescedWrites(tcp()), webSockets()],
-    connectionEncrypters: [noiseWithoutThrows(noise())],
+    connectionEncrypters: [noiseWithoutThrows(noise({ crypto: nodeNoiseCrypto }))],
     streamMuxers: [halfWindowUpdates(yamux())],
     // The default monitor aborts a connection when one ping times out, which killed saturated
     // WebSocket links (PLATFORM.md). Liveness is judged by membership heartbeats instead.

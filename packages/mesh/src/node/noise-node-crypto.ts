@@ -1,0 +1,38 @@
+/**
+ * Noise's cipher for Node peers and clients: @libp2p/noise's own default, except that a large
+ * message is encrypted without copying it again.
+ *
+ * Why: the default encrypts a message given as one Uint8Array with `cipher.update`, then
+ * `Buffer.concat`s the output with the 16-byte tag — a second allocation and copy of every byte
+ * sent (noise splits a stream into messages of up to 64 KiB). Fresh ArrayBuffers count against
+ * V8's old-generation limit until a collection frees them, so on a peer serving fetches this
+ * churn started a major collection every few hundred milliseconds. Returned as a list (ciphertext,
+ * tag), which noise appends to its output as it is and the socket writes as separate buffers.
+ *
+ * Only messages of at least `LIST_FROM_BYTES` take this path: handshake messages (small) get the
+ * library's answer byte for byte. Decryption is the library's.
+ */
+import crypto from 'node:crypto'
+import type { ICryptoInterface } from '@libp2p/noise'
+import { defaultCrypto } from '@libp2p/noise/crypto'
+import { Uint8ArrayList } from 'uint8arraylist'
+
+/** Plaintexts from this size are encrypted into a list (the default already uses Node's cipher above 1200 bytes). */
+export const LIST_FROM_BYTES = 16 * 1024
+const TAG_BYTES = 16
+
+export const nodeNoiseCrypto: ICryptoInterface = {
+  ...defaultCrypto,
+  chaCha20Poly1305Encrypt(plaintext, nonce, ad, k) {
+    if (!(plaintext instanceof Uint8Array) || plaintext.byteLength < LIST_FROM_BYTES) {
+      return defaultCrypto.chaCha20Poly1305Encrypt(plaintext, nonce, ad, k)
+    }
+    const cipher = crypto.createCipheriv('chacha20-poly1305', k, nonce, { authTagLength: TAG_BYTES })
+    cipher.setAAD(ad, { plaintextLength: plaintext.byteLength })
+    const output = new Uint8ArrayList(cipher.update(plaintext))
+    const final = cipher.final()
+    if (final.byteLength > 0) output.append(final)
+    output.append(cipher.getAuthTag())
+    return output
+  },
+}
