@@ -85,7 +85,8 @@ export interface FromPeerOptions {
    *   peer that observes it, is directly connected (e.g. over WebRTC, not through a relay) and
    *   caught up enough by its leader's account; on any failure there, the leader, at the same
    *   position. Opt-in (as Kafka's fetch-from-follower): it puts another tab to work, and costs
-   *   a metadata request to each leader every few seconds.
+   *   a metadata request to each leader every few seconds. A topic's first fetch waits for its
+   *   leaders' first answer (at most `requestTimeout`), so reading starts where it goes on.
    * - 'leader': always the leader.
    */
   readFrom?: ReadFrom
