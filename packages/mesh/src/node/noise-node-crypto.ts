@@ -4,10 +4,10 @@
  *
  * Why: the default encrypts a message given as one Uint8Array with `cipher.update`, then
  * `Buffer.concat`s the output with the 16-byte tag — a second allocation and copy of every byte
- * sent (noise splits a stream into messages of up to 64 KiB). Fresh ArrayBuffers count against
- * V8's old-generation limit until a collection frees them, so on a peer serving fetches this
- * churn started a major collection every few hundred milliseconds. Returned as a list (ciphertext,
- * tag), which noise appends to its output as it is and the socket writes as separate buffers.
+ * sent (noise splits a stream into messages of up to 64 KiB). Besides the copy, fresh
+ * ArrayBuffers count towards V8's old-generation limit until a collection frees them, so this
+ * churn brings major collections closer. Returned as a list (ciphertext, tag) instead, which noise
+ * appends to its output as it is and the socket writes as separate buffers.
  *
  * Only messages of at least `LIST_FROM_BYTES` take this path: handshake messages (small) get the
  * library's answer byte for byte. Decryption is the library's.

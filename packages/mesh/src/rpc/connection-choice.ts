@@ -2,8 +2,9 @@
  * Which of several direct connections to one peer a stream goes over. Two peers that dial each
  * other at once both succeed, and for a moment hold two direct connections; the browser peer's
  * tie-break (`browser/one-connection-per-peer.ts`) then closes all but one, and a stream opened
- * on a closed one fails. libp2p's own choice among open connections follows the order they
- * opened in, so a request sent in that moment could land on the one about to go. Both the
+ * on a closed one fails. libp2p's own choice among open connections (the newest, in libp2p 3)
+ * knows nothing of that tie-break, so a request sent in that moment could land on the one about
+ * to go. Both the
  * tie-break and the RPC client pick with `connectionToKeep`, so streams go over the connection
  * that stays.
  */
