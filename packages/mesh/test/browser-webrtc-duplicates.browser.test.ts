@@ -7,6 +7,7 @@ import { deleteIdbDatabase } from '@tributary/log/idb'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { commands } from 'vitest/browser'
 import { type BrowserPeer, createBrowserPeer, PeerDatabase } from '../src/browser/index.js'
+import { isDirect } from '../src/rpc/connection-choice.js'
 import { uniqueName, waitFor } from './browser-helpers.js'
 
 declare module 'vitest/browser' {
@@ -66,25 +67,20 @@ describe('mesh > browser peers > one WebRTC connection per pair', () => {
     }
   }
   const direct = (from: BrowserPeer, to: BrowserPeer) =>
-    from.peer.node.getConnections(to.peer.node.peerId).filter((c) => c.limits === undefined && c.status === 'open')
+    from.peer.node.getConnections(to.peer.node.peerId).filter(isDirect)
   /** Every connection between the two, from each side: for a failure's message. */
-  const connectionsOf = (x: BrowserPeer, y: BrowserPeer) => () =>
-    [
-      [x, y],
-      [y, x],
-    ]
-      .map(
-        ([from, to]) =>
-          `${from!.peer.peerId === x.peer.peerId ? 'first' : 'second'} (${from!.peer.peerId < to!.peer.peerId ? 'lower' : 'higher'}): ` +
-          from!.peer.node
-            .getConnections(to!.peer.node.peerId)
-            .map(
-              (c) =>
-                `${c.direction} ${c.limits === undefined ? 'direct' : 'limited'} ${c.status} opened ${c.timeline.open}`,
-            )
-            .join(', '),
-      )
-      .join('; ')
+  const connectionsOf = (x: BrowserPeer, y: BrowserPeer) => () => {
+    const side = (from: BrowserPeer, to: BrowserPeer) =>
+      `${from.peer.peerId < to.peer.peerId ? 'lower' : 'higher'}: ` +
+      from.peer.node
+        .getConnections(to.peer.node.peerId)
+        .map(
+          (c) =>
+            `${c.direction} ${c.limits === undefined ? 'direct' : 'limited'} ${c.status} opened ${c.timeline.open}`,
+        )
+        .join(', ')
+    return `${side(x, y)}; ${side(y, x)}`
+  }
 
   it('simultaneous dials leave one direct connection, the same one on both sides', async () => {
     const [a, b] = await pair()

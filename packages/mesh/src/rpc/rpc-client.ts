@@ -217,11 +217,10 @@ export class RpcClient {
     try {
       // Of several direct connections (crossing dials), the one the duplicate tie-break keeps:
       // a stream on another would end when that one is closed. With none, libp2p dials.
-      const { getConnections, peerId: self } = this.#node
+      const self = this.#node.peerId
+      const open = isPeerId(this.#peer) ? this.#node.getConnections?.(this.#peer) : undefined
       const direct =
-        isPeerId(this.#peer) && getConnections !== undefined && self !== undefined
-          ? connectionToKeep(self.toString(), getConnections.call(this.#node, this.#peer).filter(isDirect))
-          : undefined
+        self === undefined || open === undefined ? undefined : connectionToKeep(self.toString(), open.filter(isDirect))
       stream = await (direct === undefined
         ? this.#node.dialProtocol(this.#peer, this.#protocol, options)
         : direct.newStream(this.#protocol, options))
