@@ -1,0 +1,11 @@
+/**
+ * `@tributary/client/gc-tuning` (Node only): V8 heap tuning for an application that produces or
+ * consumes at volume. Why and what it costs: `@tributary/mesh/gc-tuning`, which the peer applies
+ * to itself.
+ */
+export {
+  type GcTuningOptions,
+  type GcTuningResult,
+  STREAMING_HEAP_GROWING_PERCENT,
+  tuneGcForStreaming,
+} from '@tributary/mesh/gc-tuning'
