@@ -4,13 +4,11 @@
  */
 import '@tributary/mesh/polyfills'
 import { identify } from '@libp2p/identify'
-import { noise } from '@libp2p/noise'
 import { tcp } from '@libp2p/tcp'
 import { webSockets } from '@libp2p/websockets'
 import { yamux } from '@libp2p/yamux'
 import { coalescedWrites } from '@tributary/mesh/coalesced-writes'
-import { noiseWithoutThrows } from '@tributary/mesh/noise-frame-lengths'
-import { nodeNoiseCrypto } from '@tributary/mesh/noise-node-crypto'
+import { nodeNoise } from '@tributary/mesh/noise-node-crypto'
 import { halfWindowUpdates } from '@tributary/mesh/yamux-window-updates'
 import { createLibp2p } from 'libp2p'
 import type { ClientNode, LightNodeOptions } from './options.js'
@@ -20,7 +18,7 @@ export async function createLightNode(options: LightNodeOptions = {}): Promise<C
     ...(options.privateKey === undefined ? {} : { privateKey: options.privateKey }),
     addresses: { listen: [] },
     transports: [coalescedWrites(tcp()), webSockets()],
-    connectionEncrypters: [noiseWithoutThrows(noise({ crypto: nodeNoiseCrypto }))],
+    connectionEncrypters: [nodeNoise()],
     streamMuxers: [halfWindowUpdates(yamux())],
     // Liveness is the RPC timeouts' job; the default monitor cut busy links on one slow ping (PLATFORM.md).
     connectionMonitor: { abortConnectionOnPingFailure: false },

@@ -13,7 +13,6 @@
 import { circuitRelayServer } from '@libp2p/circuit-relay-v2'
 import type { GossipsubOpts } from '@libp2p/gossipsub'
 import type { Libp2p, PrivateKey } from '@libp2p/interface'
-import { noise } from '@libp2p/noise'
 import { tcp } from '@libp2p/tcp'
 import { webSockets } from '@libp2p/websockets'
 import { yamux } from '@libp2p/yamux'
@@ -24,8 +23,7 @@ import { componentLogger, type Logger, silentLogger } from '../logger.js'
 import { type BootstrapDialer, type BootstrapOptions, bootstrapDialer } from './bootstrap.js'
 import { coalescedWrites } from './coalesced-writes.js'
 import { loadOrCreatePeerKey } from './identity.js'
-import { noiseWithoutThrows } from './noise-frame-lengths.js'
-import { nodeNoiseCrypto } from './noise-node-crypto.js'
+import { nodeNoise } from './noise-node-crypto.js'
 import { type MeshServices, meshServiceFactories } from './services.js'
 import { halfWindowUpdates } from './yamux-window-updates.js'
 
@@ -80,7 +78,7 @@ export async function createMeshNode(options: MeshNodeOptions = {}): Promise<Mes
     ...(privateKey === undefined ? {} : { privateKey }),
     addresses: { listen, ...(options.announce === undefined ? {} : { announce: options.announce }) },
     transports: [coalescedWrites(tcp()), webSockets()],
-    connectionEncrypters: [noiseWithoutThrows(noise({ crypto: nodeNoiseCrypto }))],
+    connectionEncrypters: [nodeNoise()],
     streamMuxers: [halfWindowUpdates(yamux())],
     // The default monitor aborts a connection when one ping times out, which killed saturated
     // WebSocket links (PLATFORM.md). Liveness is judged by membership heartbeats instead.

@@ -27,8 +27,14 @@ interface DecoderInternals {
   lengthDecoder: (data: { byteLength: number }) => number
 }
 
-/** Wraps a connection encrypter factory (`noise()`) so its connections read frame lengths without throwing. */
-export function noiseWithoutThrows<C>(factory: EncrypterFactory<C>): EncrypterFactory<C> {
+/**
+ * Wraps a connection encrypter factory (`noise()`) so its connections read frame lengths without
+ * throwing. `alsoPatch` gets each secured connection after that (Node's decryption patch).
+ */
+export function noiseWithoutThrows<C>(
+  factory: EncrypterFactory<C>,
+  alsoPatch?: (connection: unknown) => void,
+): EncrypterFactory<C> {
   return (components) => {
     const encrypter = factory(components)
     return new Proxy(encrypter, {
@@ -37,7 +43,9 @@ export function noiseWithoutThrows<C>(factory: EncrypterFactory<C>): EncrypterFa
           const secure = Reflect.get(target, property, receiver) as (...args: unknown[]) => Promise<unknown>
           return async (...args: unknown[]) => {
             const secured = await secure.apply(target, args)
-            patchConnection((secured as { connection?: unknown } | undefined)?.connection)
+            const connection = (secured as { connection?: unknown } | undefined)?.connection
+            patchConnection(connection)
+            alsoPatch?.(connection)
             return secured
           }
         }

@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto'
+import { generateKeyPair } from '@libp2p/crypto/keys'
 import { defaultCrypto } from '@libp2p/noise/crypto'
+import { multiaddrConnectionPair } from '@libp2p/utils'
 import { Uint8ArrayList } from 'uint8arraylist'
 import { describe, expect, it } from 'vitest'
-import { LIST_FROM_BYTES, nodeNoiseCrypto } from '../../src/node/noise-node-crypto.js'
+import { decryptWithoutJoining, LIST_FROM_BYTES, nodeNoise, nodeNoiseCrypto } from '../../src/node/noise-node-crypto.js'
 
 const bytesOf = (x: Uint8Array | Uint8ArrayList): Uint8Array => (x instanceof Uint8Array ? x : x.subarray())
 
@@ -43,5 +45,106 @@ describe('mesh > node > noise cipher without a second copy', () => {
     const sealed = bytesOf(nodeNoiseCrypto.chaCha20Poly1305Encrypt(randomBytes(LIST_FROM_BYTES), nonce, ad, k))
     sealed[100]! ^= 1
     expect(() => nodeNoiseCrypto.chaCha20Poly1305Decrypt(sealed, nonce, ad, k, undefined)).toThrow()
+  })
+})
+
+type Decrypt = (ciphertext: Uint8ArrayList | Uint8Array, dst?: Uint8Array) => Uint8Array | Uint8ArrayList
+
+/** A stand-in for noise's connection: its decrypt is "the library's", its handshake records what it was given. */
+function fakeConnection() {
+  const handshakeCalls: Array<{ ciphertext: Uint8ArrayList | Uint8Array; dst: Uint8Array | undefined }> = []
+  const libraryCalls: Array<Uint8Array | Uint8ArrayList> = []
+  const connection = {
+    decrypt: (chunk: Uint8Array | Uint8ArrayList): Uint8ArrayList => {
+      libraryCalls.push(chunk)
+      return new Uint8ArrayList(Uint8Array.of(7))
+    },
+    handshake: {
+      decrypt: ((ciphertext, dst) => {
+        handshakeCalls.push({ ciphertext, dst })
+        return Uint8Array.of(1, 2, 3)
+      }) as Decrypt,
+    },
+  }
+  return { connection, handshakeCalls, libraryCalls }
+}
+
+/** A libp2p component logger that drops everything. */
+const quiet: unknown = Object.assign(() => {}, {
+  error: () => {},
+  trace: () => {},
+  enabled: false,
+  newScope: () => quiet,
+})
+
+describe('mesh > node > noise decryption without joining a message’s pieces', () => {
+  it('hands a message in pieces, long enough for the Node cipher, to the handshake with no dst', () => {
+    const { connection, handshakeCalls, libraryCalls } = fakeConnection()
+    decryptWithoutJoining(connection)
+    const pieces = new Uint8ArrayList(randomBytes(1000), randomBytes(1000))
+    const out = connection.decrypt(pieces)
+    expect(handshakeCalls).toEqual([{ ciphertext: pieces, dst: undefined }])
+    expect(libraryCalls).toEqual([])
+    expect(out.subarray()).toEqual(Uint8Array.of(1, 2, 3))
+  })
+
+  it('leaves contiguous, small and oversized chunks to the library', () => {
+    const { connection, handshakeCalls, libraryCalls } = fakeConnection()
+    decryptWithoutJoining(connection)
+    const contiguous = randomBytes(5000)
+    const small = new Uint8ArrayList(randomBytes(600), randomBytes(599))
+    const twoMessages = new Uint8ArrayList(randomBytes(0xffff), randomBytes(100))
+    for (const chunk of [contiguous, small, twoMessages]) connection.decrypt(chunk)
+    expect(libraryCalls).toEqual([contiguous, small, twoMessages])
+    expect(handshakeCalls).toEqual([])
+  })
+
+  it('leaves a connection without the expected decrypt and handshake as it is', () => {
+    const decrypt = (): void => {}
+    const withoutHandshake = { decrypt }
+    decryptWithoutJoining(withoutHandshake)
+    decryptWithoutJoining({})
+    decryptWithoutJoining(undefined)
+    expect(withoutHandshake.decrypt).toBe(decrypt)
+  })
+
+  it('carries 1 MiB between two real noise ends unchanged, its large messages decrypted from their pieces', async () => {
+    const [outbound, inbound] = multiaddrConnectionPair()
+    const encrypter = async () => {
+      const components = {
+        privateKey: await generateKeyPair('Ed25519'),
+        logger: { forComponent: () => quiet },
+        upgrader: { getStreamMuxers: () => new Map() },
+      }
+      return nodeNoise()(components as never)
+    }
+    const [a, b] = await Promise.all([encrypter(), encrypter()])
+    const options = { skipStreamMuxerNegotiation: true, signal: AbortSignal.timeout(10_000) }
+    const [client, server] = await Promise.all([a.secureOutbound(outbound, options), b.secureInbound(inbound, options)])
+    // Count the messages the handshake decrypted from pieces, with no dst (the patched path).
+    const handshake = (server.connection as unknown as { handshake: { decrypt: Decrypt } }).handshake
+    const decrypt = handshake.decrypt.bind(handshake)
+    let fromPieces = 0
+    handshake.decrypt = (ciphertext, dst) => {
+      if (ciphertext instanceof Uint8ArrayList && [...ciphertext].length > 1 && dst === undefined) fromPieces++
+      return decrypt(ciphertext, dst)
+    }
+    const received: Uint8Array[] = []
+    server.connection.addEventListener('message', (evt) => received.push(evt.data.subarray()))
+    const sent = randomBytes(1024 * 1024)
+    for (let i = 0; i < sent.byteLength; i += 100_000) {
+      if (!client.connection.send(sent.subarray(i, i + 100_000))) {
+        await new Promise((resolve) => client.connection.addEventListener('drain', resolve, { once: true }))
+      }
+    }
+    const deadline = Date.now() + 10_000
+    // Bounded: waits at most 10 s for the megabyte to arrive.
+    while (received.reduce((n, r) => n + r.byteLength, 0) < sent.byteLength) {
+      if (Date.now() > deadline) throw new Error(`received ${received.length} messages, not all of 1 MiB`)
+      await new Promise((resolve) => setTimeout(resolve, 5))
+    }
+    expect(Buffer.concat(received)).toEqual(sent)
+    expect(fromPieces).toBeGreaterThan(0)
+    await Promise.all([client.connection.close(), server.connection.close()])
   })
 })
