@@ -18,9 +18,16 @@
  *
  * Errors: NOT_LEADER and other metadata errors fix the map (see Cluster) and back the partition
  * off; an offset out of range applies the reset policy (`none` stops the consumer with a typed
- * error); other non-retriable errors stop the consumer.
+ * error); other non-retriable errors stop the consumer. A partition whose leader moved is asked
+ * again soon: at once when the answer names the new leader (KIP-951), and otherwise after the
+ * retry options' backoff capped at `LEADER_MOVED_MAX_BACKOFF_MS`, as Kafka's consumer does.
  */
-import { OffsetOutOfRangeError, type TributaryError } from '@tributary/wire'
+import {
+  LeaderNotAvailableError,
+  NotLeaderOrFollowerError,
+  OffsetOutOfRangeError,
+  type TributaryError,
+} from '@tributary/wire'
 import type { FetchPartitionResult } from '../broker.js'
 import type { Cluster } from '../cluster/cluster.js'
 import type { Instrumentation } from '../instrumentation.js'
@@ -56,6 +63,14 @@ export interface FetcherOptions {
 
 /** Longest the loop sleeps without a wake-up, so backoffs and ticks are noticed. */
 const MAX_IDLE_MS = 1000
+/**
+ * Longest backoff after an answer saying the partition's leader moved (NOT_LEADER, or no leader
+ * yet: a hand-over or an election in progress): Kafka's `retry.backoff.max.ms`. A new leader serves
+ * within a round trip or two. With the retry options' growth alone (0.3, 0.6, 1.2, 2.4 s…), a
+ * partition asked during a hand-over sat idle for seconds after it: in the groups benchmark,
+ * where leaders are balanced about 30 s after the topic is created, 3–4 s for a few partitions.
+ */
+export const LEADER_MOVED_MAX_BACKOFF_MS = 1000
 
 export class Fetcher {
   private readonly inFlight = new Map<string, number>()
@@ -119,9 +134,10 @@ export class Fetcher {
     })
   }
 
-  private backoff(state: PartitionState): void {
+  private backoff(state: PartitionState, maxMs = Number.POSITIVE_INFINITY): void {
     const { retry } = this.options
-    const base = Math.min(retry.initialRetryTime * retry.multiplier ** Math.min(state.failures, 30), retry.maxRetryTime)
+    const grown = retry.initialRetryTime * retry.multiplier ** Math.min(state.failures, 30)
+    const base = Math.min(grown, retry.maxRetryTime, maxMs)
     state.failures++
     state.backoffUntil = Date.now() + randomizedRetryTime(retry.factor, base)
   }
@@ -267,7 +283,7 @@ export class Fetcher {
         // A replica that cannot serve the offset (out of its range, gone, not replicating any more)
         // is set aside and the leader asked next, at the same position: no reset, nothing skipped.
         if (fromReplica) cluster.readReplicaFailed(state.topic, state.partition, leader)
-        else this.fetchFailed(state, error, result)
+        else this.fetchFailed(state, error, result, leader)
         continue
       }
       state.failures = 0
@@ -294,7 +310,12 @@ export class Fetcher {
     }))
   }
 
-  private fetchFailed(state: PartitionState, error: unknown, result: FetchPartitionResult | undefined): void {
+  private fetchFailed(
+    state: PartitionState,
+    error: unknown,
+    result: FetchPartitionResult | undefined,
+    asked: string,
+  ): void {
     if (error instanceof OffsetOutOfRangeError) {
       const policy = this.options.settings.autoOffsetReset ?? state.reset
       if (policy === 'none') {
@@ -313,14 +334,25 @@ export class Fetcher {
       state.seek(undefined, policy)
       return
     }
-    this.partitionFailed(state, error)
+    this.partitionFailed(state, error, asked)
   }
 
-  /** A retriable failure backs the partition off (and fixes the map); any other stops the consumer. */
-  private partitionFailed(state: PartitionState, error: unknown): void {
+  /**
+   * A retriable failure backs the partition off (and fixes the map); any other stops the consumer.
+   * `asked`: the peer whose answer this was, if it answered.
+   */
+  private partitionFailed(state: PartitionState, error: unknown, asked?: string): void {
     this.options.cluster.onPartitionError(state.topic, state.partition, error)
     if (isRetriable(error)) {
-      this.backoff(state)
+      const hint = error instanceof NotLeaderOrFollowerError ? (error as { leaderHint?: string }).leaderHint : undefined
+      if (hint !== undefined && hint !== '' && hint !== asked && state.failures === 0) {
+        // The answer names another leader, which the map now holds: ask it at once, once.
+        state.failures++
+        state.backoffUntil = 0
+        return
+      }
+      const leaderMoved = error instanceof NotLeaderOrFollowerError || error instanceof LeaderNotAvailableError
+      this.backoff(state, leaderMoved ? LEADER_MOVED_MAX_BACKOFF_MS : undefined)
       return
     }
     const err = error instanceof Error ? error : new Error(String(error))

@@ -4,12 +4,12 @@
  * each partition's fetched data is processed. In addition to the real-peer test in
  * test/client/fetch-scheduling.test.ts; here the order of events is exact.
  */
-import { encodeRecordBatchSync } from '@tributary/wire'
+import { encodeRecordBatchSync, LeaderNotAvailableError, NotLeaderOrFollowerError } from '@tributary/wire'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { FetchPartitionResult } from '../../src/broker.ts'
 import type { Cluster } from '../../src/cluster/cluster.ts'
 import { CONSUMER_EVENTS, type ConsumerEvents } from '../../src/consumer/events.ts'
-import { Fetcher } from '../../src/consumer/fetcher.ts'
+import { Fetcher, LEADER_MOVED_MAX_BACKOFF_MS } from '../../src/consumer/fetcher.ts'
 import { PartitionState } from '../../src/consumer/partition-state.ts'
 import { Instrumentation } from '../../src/instrumentation.ts'
 import { resolveRetryOptions } from '../../src/retry.ts'
@@ -180,5 +180,110 @@ describe('client > consumer > fetch scheduling', () => {
     expect(fetcher.fetchesInFlight).toBe(1)
     expect(p0.fetching).toBe(false)
     expect(p1.fetching).toBe(true)
+  })
+})
+
+/**
+ * Partition 0 behind a leadership change: each fetch (to whichever peer the map names) is answered
+ * by `answer`, which may fail it. The map starts at 'old' and follows NOT_LEADER hints.
+ */
+function movingLeader(
+  answer: (peer: string, attempt: number) => Error | undefined,
+  // Grows tenfold from 10 ms by default: uncapped, the third wait would be 1 s and the fourth 10 s.
+  retry = { initialRetryTime: 10, multiplier: 10, maxRetryTime: 60_000, factor: 0.2 },
+) {
+  const asked: Array<{ peer: string; at: number }> = []
+  let leader = 'old'
+  const broker = (peer: string) => ({
+    fetch: async (request: FetchRequest): Promise<FetchPartitionResult[]> => {
+      asked.push({ peer, at: Date.now() })
+      const error = answer(peer, asked.length)
+      const records =
+        error === undefined
+          ? encodeRecordBatchSync({ baseOffset: 0, records: [{ key: null, value: new Uint8Array(1), headers: [] }] })
+          : new Uint8Array(0)
+      return request.partitions.map(({ partition }) => ({
+        topic: TOPIC,
+        partition,
+        error: error as FetchPartitionResult['error'],
+        highWatermark: 1,
+        logStartOffset: 0,
+        logEndOffset: 1,
+        records,
+      }))
+    },
+  })
+  const cluster = {
+    leader: async () => ({ leader, broker: broker(leader) }),
+    broker,
+    onPartitionError: (_topic: string, _partition: number, err: unknown) => {
+      const hint = (err as { leaderHint?: string }).leaderHint
+      if (hint !== undefined && hint !== '') leader = hint
+    },
+    readReplicaFor: () => undefined,
+  } as unknown as Cluster
+  const controller = new AbortController()
+  controllers.push(controller)
+  const state = new PartitionState(TOPIC, 0)
+  state.position = 0
+  const fetcher = new Fetcher({
+    cluster,
+    settings: {
+      maxWaitTimeInMs: 30_000,
+      minBytes: 1,
+      maxBytes: 1 << 20,
+      maxBytesPerPartition: 1 << 20,
+      maxInFlightPerLeader: 1,
+      autoOffsetReset: undefined,
+    },
+    retry: resolveRetryOptions(retry),
+    instrumentation: new Instrumentation<ConsumerEvents>(CONSUMER_EVENTS),
+    partitions: () => [state].values(),
+    onFetched: () => {},
+    onFatal: (err) => {
+      throw err
+    },
+    signal: controller.signal,
+  })
+  void fetcher.run()
+  return { asked, state }
+}
+
+describe('client > consumer > fetch after a leadership change', () => {
+  it('asks the leader a NOT_LEADER answer names at once, without a backoff', async () => {
+    // A first backoff of a minute: the record arrives within the wait below only if none is taken.
+    const { asked, state } = movingLeader(
+      (peer) =>
+        peer === 'old'
+          ? Object.assign(new NotLeaderOrFollowerError('t-0 is led by new, not old'), { leaderHint: 'new' })
+          : undefined,
+      { initialRetryTime: 60_000, multiplier: 2, maxRetryTime: 60_000, factor: 0 },
+    )
+    await until(() => state.buffered !== undefined, 'the record from the new leader', 5000)
+    expect(asked.map((a) => a.peer)).toEqual(['old', 'new'])
+  })
+
+  it('backs off from a second misdirection in a row (two peers naming each other)', async () => {
+    // 'old' and 'new' name each other: a ping-pong that must not run without backoffs.
+    const { asked, state } = movingLeader((peer, attempt) => {
+      if (attempt > 4) return undefined
+      const other = peer === 'old' ? 'new' : 'old'
+      return Object.assign(new NotLeaderOrFollowerError(`t-0 is led by ${other}`), { leaderHint: other })
+    })
+    await until(() => state.buffered !== undefined, 'the record after four misdirections')
+    const gaps = asked.slice(1).map((a, i) => a.at - asked[i]!.at)
+    // The first hint is followed at once; the next ones wait the grown backoff (100 ms, then 1 s capped).
+    expect(gaps[1]!).toBeGreaterThanOrEqual(80)
+    expect(gaps[2]!).toBeGreaterThanOrEqual(800)
+  })
+
+  it('caps the backoff while no leader is known at LEADER_MOVED_MAX_BACKOFF_MS, not the retry options’ growth', async () => {
+    const { state } = movingLeader((_peer, attempt) =>
+      attempt <= 4 ? new LeaderNotAvailableError('t-0 has no leader yet (election in progress)') : undefined,
+    )
+    await until(() => state.failures >= 4, 'four answers without a leader', 10_000)
+    // After the fourth failure the uncapped wait would be 10 s ± 20%.
+    expect(state.backoffUntil - Date.now()).toBeLessThanOrEqual(LEADER_MOVED_MAX_BACKOFF_MS * 1.2 + 5)
+    await until(() => state.buffered !== undefined, 'the record once a leader is elected', 10_000)
   })
 })
