@@ -175,6 +175,20 @@ async function groupConsume(
   if (m !== undefined) cores.group_consume_members_cores = m
   if (p !== undefined) cores.group_consume_peers_cores = p
   if (o !== undefined) cores.group_consume_others_cores = o
+  // When each partition was read to its end: one straggler (a stalled fetch) shows here.
+  const finished = [...ends].flatMap(([partition, end]) =>
+    spawned.flatMap((member) => {
+      const r = member.read.get(partition)
+      return r !== undefined && r.next >= end ? [{ partition, member: member.name, s: (r.at - started) / 1000 }] : []
+    }),
+  )
+  finished.sort((a, b) => a.s - b.s)
+  const median = finished[Math.floor(finished.length / 2)]?.s ?? 0
+  const latest = finished.slice(-3).reverse()
+  progress(
+    `partitions read to their end: median ${median.toFixed(2)} s after the go; last ` +
+      latest.map((f) => `p${f.partition} (${f.member}) ${f.s.toFixed(2)} s`).join(', '),
+  )
   const sum = (pick: (f: Member['fetched']) => number): number => spawned.reduce((n, m) => n + pick(m.fetched), 0)
   const fetches = sum((f) => f.fetches)
   progress(
@@ -273,7 +287,21 @@ export default async function groupsBench(argv: string[]): Promise<void> {
       sessionTimeoutMs: SESSION_MS,
       profileDir: args.profileDir,
     })
+    const leaders = async (): Promise<Map<number, string>> => {
+      const [topic] = await admin.describeTopics({ topics: [TOPIC] })
+      return new Map((topic?.partitions ?? []).map((p) => [p.partition, `${p.leader.slice(-6)}@${p.leaderEpoch}`]))
+    }
+    const leadersBefore = await leaders()
     const consume = await groupConsume(members, ends, total, cluster.pids, args.profileDir !== undefined)
+    // A leader elected during the read costs its partitions' consumers a metadata round and a retry.
+    const moved = [...(await leaders())].filter(([p, now]) => leadersBefore.get(p) !== now)
+    progress(
+      `leaders changed while the group was running: ${moved.length}` +
+        moved
+          .slice(0, 6)
+          .map(([p, now]) => ` p${p} ${leadersBefore.get(p)} → ${now}`)
+          .join(','),
+    )
     progress(
       `group consume: ${fmt(consume.recordsPerS)} records/s over ${consume.seconds.toFixed(2)} s; ${consume.coresText}`,
     )
