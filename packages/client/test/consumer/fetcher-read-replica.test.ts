@@ -14,6 +14,7 @@ import { Fetcher } from '../../src/consumer/fetcher.ts'
 import { PartitionState } from '../../src/consumer/partition-state.ts'
 import { Instrumentation } from '../../src/instrumentation.ts'
 import { resolveRetryOptions } from '../../src/retry.ts'
+import { testFetchSettings } from './fetch-settings.ts'
 
 const TOPIC = 't'
 const CHUNK = 10
@@ -107,14 +108,7 @@ function consume(leader: FakePeer, near: FakePeer, connected: { near: boolean })
   const fatal: Error[] = []
   const fetcher: Fetcher = new Fetcher({
     cluster,
-    settings: {
-      maxWaitTimeInMs: 30_000,
-      minBytes: 1,
-      maxBytes: 1 << 20,
-      maxBytesPerPartition: 1 << 20,
-      maxInFlightPerLeader: 1,
-      autoOffsetReset: undefined,
-    },
+    settings: testFetchSettings(1),
     retry: resolveRetryOptions({}),
     instrumentation: new Instrumentation<ConsumerEvents>(CONSUMER_EVENTS),
     partitions: () => [state].values(),

@@ -13,6 +13,7 @@ import { Fetcher, LEADER_MOVED_MAX_BACKOFF_MS } from '../../src/consumer/fetcher
 import { PartitionState } from '../../src/consumer/partition-state.ts'
 import { Instrumentation } from '../../src/instrumentation.ts'
 import { resolveRetryOptions } from '../../src/retry.ts'
+import { testFetchSettings } from './fetch-settings.ts'
 
 const TOPIC = 't'
 const CHUNK = 10
@@ -94,14 +95,7 @@ function start(leader: FakeLeader, maxInFlightPerLeader: number) {
   })
   const fetcher: Fetcher = new Fetcher({
     cluster: leader.cluster(),
-    settings: {
-      maxWaitTimeInMs: 30_000,
-      minBytes: 1,
-      maxBytes: 1 << 20,
-      maxBytesPerPartition: 1 << 20,
-      maxInFlightPerLeader,
-      autoOffsetReset: undefined,
-    },
+    settings: testFetchSettings(maxInFlightPerLeader),
     retry: resolveRetryOptions({}),
     instrumentation: new Instrumentation<ConsumerEvents>(CONSUMER_EVENTS),
     partitions: () => states.values(),
@@ -228,14 +222,7 @@ function movingLeader(
   state.position = 0
   const fetcher = new Fetcher({
     cluster,
-    settings: {
-      maxWaitTimeInMs: 30_000,
-      minBytes: 1,
-      maxBytes: 1 << 20,
-      maxBytesPerPartition: 1 << 20,
-      maxInFlightPerLeader: 1,
-      autoOffsetReset: undefined,
-    },
+    settings: testFetchSettings(1),
     retry: resolveRetryOptions(retry),
     instrumentation: new Instrumentation<ConsumerEvents>(CONSUMER_EVENTS),
     partitions: () => [state].values(),

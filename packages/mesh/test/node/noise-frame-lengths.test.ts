@@ -1,9 +1,9 @@
-import { generateKeyPair } from '@libp2p/crypto/keys'
 import { noise } from '@libp2p/noise'
-import { LengthPrefixedDecoder, multiaddrConnectionPair } from '@libp2p/utils'
+import { LengthPrefixedDecoder } from '@libp2p/utils'
 import { Uint8ArrayList } from 'uint8arraylist'
 import { describe, expect, it } from 'vitest'
 import { noiseWithoutThrows, patchConnection } from '../../src/node/noise-frame-lengths.js'
+import { securedPair } from './noise-pair.js'
 
 /** Noise's own 2-byte length reader, as @libp2p/noise 17 writes it: it throws when the bytes run out. */
 function uint16BE(data: Uint8ArrayList | Uint8Array): number {
@@ -37,14 +37,6 @@ function decode(patched: boolean, chunks: Uint8Array[]): { out: number[][]; thro
   return { out, throws }
 }
 
-/** A libp2p component logger that drops everything. */
-const quiet: unknown = Object.assign(() => {}, {
-  error: () => {},
-  trace: () => {},
-  enabled: false,
-  newScope: () => quiet,
-})
-
 describe('node > noise frame lengths', () => {
   it('splits chunks into the same messages without a thrown error per chunk', () => {
     const { bytes, messages } = framedMessages()
@@ -70,18 +62,7 @@ describe('node > noise frame lengths', () => {
   })
 
   it('patches both ends of a real noise handshake, which then carry data in small chunks', async () => {
-    const [outbound, inbound] = multiaddrConnectionPair()
-    const encrypter = async () => {
-      const components = {
-        privateKey: await generateKeyPair('Ed25519'),
-        logger: { forComponent: () => quiet },
-        upgrader: { getStreamMuxers: () => new Map() },
-      }
-      return noiseWithoutThrows(noise())(components as never)
-    }
-    const [a, b] = await Promise.all([encrypter(), encrypter()])
-    const options = { skipStreamMuxerNegotiation: true, signal: AbortSignal.timeout(10_000) }
-    const [client, server] = await Promise.all([a.secureOutbound(outbound, options), b.secureInbound(inbound, options)])
+    const { client, server } = await securedPair(noiseWithoutThrows(noise()))
     for (const end of [client, server]) {
       const read = (end.connection as unknown as { decoder: { lengthDecoder: (d: Uint8ArrayList) => number } }).decoder
         .lengthDecoder

@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto'
-import { generateKeyPair } from '@libp2p/crypto/keys'
 import { defaultCrypto } from '@libp2p/noise/crypto'
-import { multiaddrConnectionPair } from '@libp2p/utils'
 import { Uint8ArrayList } from 'uint8arraylist'
 import { describe, expect, it } from 'vitest'
 import { decryptWithoutJoining, LIST_FROM_BYTES, nodeNoise, nodeNoiseCrypto } from '../../src/node/noise-node-crypto.js'
+import { securedPair } from './noise-pair.js'
 
 const bytesOf = (x: Uint8Array | Uint8ArrayList): Uint8Array => (x instanceof Uint8Array ? x : x.subarray())
 
@@ -69,14 +68,6 @@ function fakeConnection() {
   return { connection, handshakeCalls, libraryCalls }
 }
 
-/** A libp2p component logger that drops everything. */
-const quiet: unknown = Object.assign(() => {}, {
-  error: () => {},
-  trace: () => {},
-  enabled: false,
-  newScope: () => quiet,
-})
-
 describe('mesh > node > noise decryption without joining a message’s pieces', () => {
   it('hands a message in pieces, long enough for the Node cipher, to the handshake with no dst', () => {
     const { connection, handshakeCalls, libraryCalls } = fakeConnection()
@@ -109,18 +100,7 @@ describe('mesh > node > noise decryption without joining a message’s pieces', 
   })
 
   it('carries 1 MiB between two real noise ends unchanged, its large messages decrypted from their pieces', async () => {
-    const [outbound, inbound] = multiaddrConnectionPair()
-    const encrypter = async () => {
-      const components = {
-        privateKey: await generateKeyPair('Ed25519'),
-        logger: { forComponent: () => quiet },
-        upgrader: { getStreamMuxers: () => new Map() },
-      }
-      return nodeNoise()(components as never)
-    }
-    const [a, b] = await Promise.all([encrypter(), encrypter()])
-    const options = { skipStreamMuxerNegotiation: true, signal: AbortSignal.timeout(10_000) }
-    const [client, server] = await Promise.all([a.secureOutbound(outbound, options), b.secureInbound(inbound, options)])
+    const { client, server } = await securedPair(nodeNoise())
     // Count the messages the handshake decrypted from pieces, with no dst (the patched path).
     const handshake = (server.connection as unknown as { handshake: { decrypt: Decrypt } }).handshake
     const decrypt = handshake.decrypt.bind(handshake)
