@@ -88,6 +88,14 @@ async function peersQuiet(peerPids: number[]): Promise<string> {
   return `peers still busy after ${fmt(QUIET_DEADLINE_MS)} ms; measuring anyway`
 }
 
+type Admin = ReturnType<Tributary['admin']>
+
+/** The bench topic's partitions with their leaders, epochs and voters. */
+async function topicPartitions(admin: Admin) {
+  const [topic] = await admin.describeTopics({ topics: [TOPIC] })
+  return topic?.partitions ?? []
+}
+
 /**
  * Waits until every partition is led by its preferred peer (its first voter). About 30 s after a
  * topic is created (`leaderImbalanceCheckIntervalMs`), each leader that is not the preferred one
@@ -95,17 +103,15 @@ async function peersQuiet(peerPids: number[]): Promise<string> {
  * LEADER_MOVED_MAX_BACKOFF_MS and more. The readings below are of the steady state that follows,
  * as a Kafka benchmark runs on balanced brokers; how many moved, and when, is printed.
  */
-async function leadersBalanced(admin: ReturnType<Tributary['admin']>): Promise<string> {
+async function leadersBalanced(admin: Admin): Promise<string> {
   const start = now()
   let unbalanced: number[] = []
   // Bounded by the deadline: every turn waits a window.
   while (now() - start < BALANCE_DEADLINE_MS) {
-    const [topic] = await admin.describeTopics({ topics: [TOPIC] })
-    unbalanced = (topic?.partitions ?? [])
-      .filter((p) => p.leader === '' || p.leader !== p.voters[0])
-      .map((p) => p.partition)
-    if (topic !== undefined && unbalanced.length === 0) {
-      const moved = topic.partitions.filter((p) => p.leaderEpoch > 1).length
+    const partitions = await topicPartitions(admin)
+    unbalanced = partitions.filter((p) => p.leader === '' || p.leader !== p.voters[0]).map((p) => p.partition)
+    if (partitions.length > 0 && unbalanced.length === 0) {
+      const moved = partitions.filter((p) => p.leaderEpoch > 1).length
       return `leaders balanced after ${fmt(now() - start)} ms (${moved} of ${PARTITIONS} partitions in a later epoch than their first)`
     }
     await new Promise((resolve) => setTimeout(resolve, 500))
@@ -159,17 +165,24 @@ async function groupConsume(
   const started = now()
   const goMonotonicUs = process.hrtime.bigint() / 1000n
   for (const m of spawned) members.go(m)
-  const doneAt = (): number | undefined => {
-    let last = 0
+  /** When each partition was read to its end, and by whom (the latest, if it moved); undefined until all were. */
+  const finishes = (): Array<{ partition: number; member: string; at: number }> | undefined => {
+    const out: Array<{ partition: number; member: string; at: number }> = []
     for (const [partition, end] of ends) {
-      const reached = spawned
-        .map((m) => m.read.get(partition))
-        .filter((r) => r !== undefined && r.next >= end)
-        .map((r) => r!.at)
-      if (reached.length === 0 && end > 0) return undefined
-      last = Math.max(last, ...reached)
+      let last: { partition: number; member: string; at: number } | undefined
+      for (const m of spawned) {
+        const r = m.read.get(partition)
+        if (r !== undefined && r.next >= end && (last === undefined || r.at > last.at))
+          last = { partition, member: m.name, at: r.at }
+      }
+      if (last === undefined) return undefined
+      out.push(last)
     }
-    return last
+    return out
+  }
+  const doneAt = (): number | undefined => {
+    const all = finishes()
+    return all === undefined ? undefined : Math.max(0, ...all.map((f) => f.at))
   }
   const status = (): string => {
     const short = [...ends].flatMap(([partition, end]) => {
@@ -205,18 +218,16 @@ async function groupConsume(
   if (p !== undefined) cores.group_consume_peers_cores = p
   if (o !== undefined) cores.group_consume_others_cores = o
   // When each partition was read to its end: one straggler (a stalled fetch) shows here.
-  const finished = [...ends].flatMap(([partition, end]) =>
-    spawned.flatMap((member) => {
-      const r = member.read.get(partition)
-      return r !== undefined && r.next >= end ? [{ partition, member: member.name, s: (r.at - started) / 1000 }] : []
-    }),
-  )
-  finished.sort((a, b) => a.s - b.s)
-  const median = finished[Math.floor(finished.length / 2)]?.s ?? 0
-  const latest = finished.slice(-3).reverse()
+  const finished = (finishes() ?? []).sort((a, b) => a.at - b.at)
+  const after = (at: number): string => `${((at - started) / 1000).toFixed(2)} s`
+  const median = finished[Math.floor(finished.length / 2)]?.at ?? started
   progress(
-    `partitions read to their end: median ${median.toFixed(2)} s after the go; last ` +
-      latest.map((f) => `p${f.partition} (${f.member}) ${f.s.toFixed(2)} s`).join(', '),
+    `partitions read to their end: median ${after(median)} after the go; last ` +
+      finished
+        .slice(-3)
+        .reverse()
+        .map((f) => `p${f.partition} (${f.member}) ${after(f.at)}`)
+        .join(', '),
   )
   const sum = (pick: (f: Member['fetched']) => number): number => spawned.reduce((n, m) => n + pick(m.fetched), 0)
   const fetches = sum((f) => f.fetches)
@@ -317,19 +328,17 @@ export default async function groupsBench(argv: string[]): Promise<void> {
       sessionTimeoutMs: SESSION_MS,
       profileDir: args.profileDir,
     })
-    const leaders = async (): Promise<Map<number, string>> => {
-      const [topic] = await admin.describeTopics({ topics: [TOPIC] })
-      return new Map((topic?.partitions ?? []).map((p) => [p.partition, `${p.leader.slice(-6)}@${p.leaderEpoch}`]))
-    }
+    const leaders = async (): Promise<Map<number, string>> =>
+      new Map((await topicPartitions(admin)).map((p) => [p.partition, `${p.leader.slice(-6)}@${p.leaderEpoch}`]))
     const leadersBefore = await leaders()
     const consume = await groupConsume(members, ends, total, cluster.pids, args.profileDir !== undefined)
     // A leader elected during the read costs its partitions' consumers a metadata round and a retry.
-    const moved = [...(await leaders())].filter(([p, now]) => leadersBefore.get(p) !== now)
+    const moved = [...(await leaders())].filter(([p, leader]) => leadersBefore.get(p) !== leader)
     progress(
       `leaders changed while the group was running: ${moved.length}` +
         moved
           .slice(0, 6)
-          .map(([p, now]) => ` p${p} ${leadersBefore.get(p)} → ${now}`)
+          .map(([p, leader]) => ` p${p} ${leadersBefore.get(p)} → ${leader}`)
           .join(','),
     )
     progress(
