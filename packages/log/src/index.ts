@@ -18,7 +18,8 @@
  *
  * Idempotent producers (a batch with producer id ≥ 0, epoch and base sequence) are checked on
  * `appendAsLeader`: a retry of one of a producer's last five batches returns the original
- * offsets with `duplicate: true` instead of appending; a gap is `OutOfOrderSequenceError`.
+ * offsets with `duplicate: true` instead of appending; a retry of an older one is
+ * `DuplicateSequenceError` (appended before, offsets unknown); a gap is `OutOfOrderSequenceError`.
  */
 export {
   type CleanupPolicy,

@@ -139,8 +139,9 @@ function cloneEntry(entry: ProducerEntry): ProducerEntry {
 /**
  * Kafka's ProducerStateManager: per producer id, its epoch and its last few batches (sequences
  * and offsets). The leader checks every idempotent batch against it before appending — a
- * retry of a retained batch is a duplicate answered with the original offsets, a gap in the
- * sequence is `OutOfOrderSequenceError`, an older epoch is `InvalidProducerEpochError` — and
+ * retry of a retained batch is a duplicate answered with the original offsets, a retry of an
+ * older one `DuplicateSequenceError` (offsets unknown), a gap in the sequence is
+ * `OutOfOrderSequenceError`, an older epoch is `InvalidProducerEpochError` — and
  * every replica records what its log holds, so a follower that becomes leader already knows.
  *
  * Rules beyond Kafka's, for a mesh whose producers pick their own ids:
@@ -306,7 +307,7 @@ export class ProducerAppendCheck {
   /**
    * One request's batches (undefined for batches without idempotence). Returns the original
    * offsets when every batch is a retained one (a retry), undefined when none is; a request
-   * mixing the two is refused. Throws on fencing and sequence gaps.
+   * mixing the two is refused. Throws on fencing, sequence gaps and retries of batches older than the retained ones.
    */
   check(batches: ReadonlyArray<ProducerBatch | undefined>): DuplicateAppend | undefined {
     let first: RetainedBatch | undefined
@@ -334,8 +335,15 @@ export class ProducerAppendCheck {
     for (const batch of batches) {
       if (batch === undefined) continue
       const entry = this.entry(batch.producerId)
-      const known = seen.get(batch.producerId) ?? (entry === undefined ? undefined : lastOf(entry))
-      if (known !== undefined) this.checkSequence(batch, known)
+      const earlier = seen.get(batch.producerId)
+      const known = earlier ?? (entry === undefined ? undefined : lastOf(entry))
+      if (known !== undefined) {
+        // Only what is stored proves an append: a request earlier in this group may still fail.
+        const stored = earlier === undefined ? this.state.get(batch.producerId, this.now) : undefined
+        const storedLast = stored === undefined ? undefined : lastOf(stored)
+        if (storedLast?.producerEpoch === known.producerEpoch) this.checkAppendedBefore(batch, storedLast)
+        this.checkSequence(batch, known)
+      }
       seen.set(batch.producerId, { producerEpoch: batch.producerEpoch, lastSequence: batch.lastSequence })
     }
     return undefined
@@ -363,6 +371,21 @@ export class ProducerAppendCheck {
     })
   }
 
+  /**
+   * A batch of the current epoch whose sequences all lie at or before the last one appended was
+   * appended before: the leader takes an epoch's sequences only in order, with no gap. It is not
+   * one of the retained batches, so its offsets are unknown: `DuplicateSequenceError`, never
+   * appended again (Kafka's producers take DUPLICATE_SEQUENCE_NUMBER as delivered, offsets
+   * unknown). Refused as out of order instead, an outbox replaying batches acknowledged before
+   * a reload would take it for a leader that lost its producer state, and send them again.
+   */
+  private checkAppendedBefore(batch: ProducerBatch, known: { producerEpoch: number; lastSequence: number }): void {
+    if (batch.producerEpoch !== known.producerEpoch || !atOrBefore(batch.lastSequence, known.lastSequence)) return
+    throw new DuplicateSequenceError(
+      `${this.name}: producer ${batch.producerId} (epoch ${batch.producerEpoch}) sent sequences ${batch.firstSequence}…${batch.lastSequence}, appended before (its last is ${known.lastSequence}), but not as one of the ${RETAINED_BATCHES_PER_PRODUCER} batches retained: their offsets are unknown`,
+    )
+  }
+
   private checkSequence(batch: ProducerBatch, known: { producerEpoch: number; lastSequence: number }): void {
     const { producerId } = batch
     if (batch.producerEpoch < known.producerEpoch) {
@@ -375,10 +398,15 @@ export class ProducerAppendCheck {
     const expected = addSequence(known.lastSequence, 1)
     if (batch.firstSequence !== expected) {
       throw new OutOfOrderSequenceError(
-        `${this.name}: producer ${producerId} (epoch ${batch.producerEpoch}) sent sequence ${batch.firstSequence}, expected ${expected}: a batch before it is missing, or it repeats one older than the last ${RETAINED_BATCHES_PER_PRODUCER}`,
+        `${this.name}: producer ${producerId} (epoch ${batch.producerEpoch}) sent sequence ${batch.firstSequence}, expected ${expected}: a batch before it is missing`,
       )
     }
   }
+}
+
+/** Whether sequence `a` is `b` or comes before it, within half the wrapping sequence space. */
+function atOrBefore(a: number, b: number): boolean {
+  return (b - a + SEQUENCE_MODULUS) % SEQUENCE_MODULUS < SEQUENCE_MODULUS / 2
 }
 
 function lastOf(entry: ProducerEntry): { producerEpoch: number; lastSequence: number } | undefined {

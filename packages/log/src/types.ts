@@ -104,8 +104,9 @@ export interface PartitionLog {
   /**
    * Validates producer batches, assigns offsets from the log end, stamps `leaderEpoch`. All or
    * nothing. Idempotent batches (producer id ≥ 0) are checked against the producer state first:
-   * a retry of a retained batch returns the original offsets with `duplicate: true`; a sequence
-   * gap is `OutOfOrderSequenceError`; an older producer epoch `InvalidProducerEpochError`.
+   * a retry of a retained batch returns the original offsets with `duplicate: true`, a retry of
+   * an older one is `DuplicateSequenceError`; a sequence gap is `OutOfOrderSequenceError`; an
+   * older producer epoch `InvalidProducerEpochError`.
    */
   appendAsLeader(batches: Uint8Array, leaderEpoch: number, options?: LeaderAppendOptions): Promise<AppendResult>
   /** Appends batches fetched from a leader, keeping their offsets and epochs. All or nothing. */

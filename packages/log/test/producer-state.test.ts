@@ -29,6 +29,15 @@ function batch(producerId: number, firstSequence: number, records = 1, producerE
   }
 }
 
+function thrown(f: () => unknown): unknown {
+  try {
+    f()
+  } catch (e) {
+    return e
+  }
+  return undefined
+}
+
 /** A leader append as the log does it: check one request, and if new, record it at `offset` and apply it. */
 function append(state: ProducerStateManager, b: ProducerBatch, offset: number, now = 0) {
   const check = state.beginCheck(now)
@@ -57,27 +66,44 @@ describe('log > producer state', () => {
     // Batches 2..6 are retained (sequences 4..13 at offsets 20..61).
     expect(append(state, batch(1, 12, 2), 999)).toEqual({ firstOffset: 60, lastOffset: 61, pending: false })
     expect(append(state, batch(1, 4, 2), 999)).toEqual({ firstOffset: 20, lastOffset: 21, pending: false })
-    // Older than the window: neither a duplicate nor in sequence.
-    expect(() => append(state, batch(1, 2, 2), 999)).toThrow(OutOfOrderSequenceError)
     expect(RETAINED_BATCHES_PER_PRODUCER).toBe(5)
   })
 
-  it('treats the same first sequence with another length as out of order, not a duplicate', () => {
+  it('refuses a batch older than the retained ones as appended before (DuplicateSequenceError, code 46), appending nothing', () => {
     const state = manager()
-    append(state, batch(1, 0, 3), 0)
-    expect(() => append(state, batch(1, 0, 2), 3)).toThrow(OutOfOrderSequenceError)
+    for (let i = 0; i < 7; i++) append(state, batch(1, i * 2, 2), i * 10)
+    // Sequences 0..3 were appended (offsets 0..11) but are no longer retained: offsets unknown.
+    for (const older of [batch(1, 2, 2), batch(1, 0, 2), batch(1, 0, 4), batch(1, 3)]) {
+      const err = thrown(() => append(state, older, 999))
+      expect(err).toBeInstanceOf(DuplicateSequenceError)
+      expect((err as DuplicateSequenceError).code).toBe(ErrorCode.DUPLICATE_SEQUENCE_NUMBER)
+      expect((err as Error).message).toMatch(
+        /t-0: producer 1 \(epoch 0\) sent sequences \d+…\d+, appended before \(its last is 13\)/,
+      )
+    }
+    // A retained one re-batched (same first sequence, another length) was appended too, just not as such.
+    expect(() => append(state, batch(1, 12, 1), 999)).toThrow(DuplicateSequenceError)
+    // Reaching past the last sequence is a gap, however it starts.
+    expect(() => append(state, batch(1, 12, 3), 999)).toThrow(OutOfOrderSequenceError)
+    expect(state.describe(0)).toMatchObject([{ lastSequence: 13, lastOffset: 61 }])
   })
 
-  it('refuses sequence gaps and repeats with OutOfOrderSequenceError (code 45, not retriable)', () => {
+  it('tells appended-before from a gap across the sequence wrap', () => {
+    const state = manager()
+    const top = 2 ** 31 - 1
+    append(state, batch(1, top - 3, 2), 0) // top-3, top-2
+    append(state, batch(1, top - 1, 4), 2) // top-1, top, 0, 1
+    for (let i = 0; i < 5; i++) append(state, batch(1, 2 + i, 1), 6 + i) // 2..6: the first two batches are no longer retained
+    expect(() => append(state, batch(1, top - 3, 2), 99)).toThrow(DuplicateSequenceError)
+    expect(() => append(state, batch(1, top - 1, 4), 99)).toThrow(DuplicateSequenceError)
+    expect(() => append(state, batch(1, 8), 99)).toThrow(OutOfOrderSequenceError)
+    expect(append(state, batch(1, 7), 11)).toBeUndefined()
+  })
+
+  it('refuses sequence gaps with OutOfOrderSequenceError (code 45, not retriable)', () => {
     const state = manager()
     append(state, batch(1, 0, 2), 0)
-    const err = (() => {
-      try {
-        append(state, batch(1, 3), 2)
-      } catch (e) {
-        return e
-      }
-    })() as OutOfOrderSequenceError
+    const err = thrown(() => append(state, batch(1, 3), 2)) as OutOfOrderSequenceError
     expect(err).toBeInstanceOf(OutOfOrderSequenceError)
     expect(err.code).toBe(ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER)
     expect(err.retriable).toBe(false)
@@ -147,7 +173,9 @@ describe('log > producer state', () => {
       // Already-stored batches are not pending.
       expect(check.check([batch(1, 0)])).toEqual({ firstOffset: 0, lastOffset: 0, pending: false })
       // The next sequence follows the recorded request, not the stored state.
-      expect(() => check.check([batch(1, 1)])).toThrow(OutOfOrderSequenceError)
+      expect(() => check.check([batch(1, 4)])).toThrow(OutOfOrderSequenceError)
+      // A batch behind the recorded request alone is not proven appended (that write may fail).
+      expect(() => check.check([batch(1, 2)])).toThrow(OutOfOrderSequenceError)
       expect(check.check([batch(1, 3)])).toBeUndefined()
       // Checking changed nothing: the manager learns of batches once they are written.
       expect(state.describe(0)).toMatchObject([{ lastSequence: 0 }])

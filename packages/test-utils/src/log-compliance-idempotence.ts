@@ -55,6 +55,17 @@ export function describeIdempotenceCompliance({ id, open, openUnmanaged, store }
       expect((await log.appendAsLeader(idem(2, 1), 0)).firstOffset).toBe(2)
     })
 
+    it('answers a retry of a batch older than the retained five as appended before, and appends nothing', async () => {
+      const log = await open(id())
+      for (let seq = 0; seq < 14; seq += 2) await log.appendAsLeader(idem(seq, 2), 0)
+      // An outbox replays its first batch after a reload: appended long ago, offsets no longer known.
+      const err = await log.appendAsLeader(idem(0, 2), 0).catch((e: unknown) => e)
+      expect(err).toBeInstanceOf(DuplicateSequenceError)
+      expect((err as Error).message).toMatch(/appended before/)
+      expect(log.logEndOffset).toBe(14)
+      expect((await log.appendAsLeader(idem(14, 1), 0)).firstOffset).toBe(14)
+    })
+
     it('fences an older producer epoch and lets a newer one start its own sequence', async () => {
       const log = await open(id())
       await log.appendAsLeader(idem(0, 2, { epoch: 3 }), 0)
