@@ -19,6 +19,7 @@
  * background at most every `viewMaxAgeMs`; until one arrives the leader is read.
  */
 import type { ClusterMetadata, ReplicaStateMetadata } from '../broker.js'
+import { untilAborted } from '../retry.js'
 
 export type ReadFrom = 'leader' | 'local' | 'nearby'
 
@@ -219,17 +220,6 @@ export class ReadReplicas {
   async settled(): Promise<void> {
     await Promise.all([...this.refreshing.values()])
   }
-}
-
-/** `promise`, or the signal's reason once it aborts. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return promise
-  if (signal.aborted) return Promise.reject(signal.reason)
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason)
-    signal.addEventListener('abort', onAbort, { once: true })
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
-  })
 }
 
 /** The partitions a metadata answer describes as their leader (only a leader fills replicaStates). */

@@ -20,6 +20,7 @@ import {
 import type { ProduceResult } from '../broker.js'
 import { ClientClosedError, partitionName } from '../errors.js'
 import type { Partitioner } from '../partitioners/index.js'
+import { untilAborted } from '../retry.js'
 import { unreachable } from './network.js'
 import { planSeal, sequenceKey } from './seal.js'
 import type { OutboxStore, PartitionSequence, SealedBatch, StoredRecord } from './store.js'
@@ -49,6 +50,13 @@ const SEAL_MAX_BYTES = 16 * 1024 * 1024
 const BATCHES_PER_ROUND = 64
 /** Requests out at once per partition: fewer than the 5 batches a leader remembers per producer (see sendInOrder). */
 const PIPELINE_WINDOW = 3
+/**
+ * The batches a leader retains per producer and partition (packages/log's
+ * RETAINED_BATCHES_PER_PRODUCER, as Kafka's): a resend of one of them is answered with its offsets.
+ */
+const LEADER_RETAINED_BATCHES = 5
+/** What an acknowledgement carries when the leader no longer knows the batch's offsets. */
+const OFFSETS_UNKNOWN: ProduceResult = { baseOffset: -1, logAppendTime: -1, logStartOffset: -1 }
 
 type Answer = { result: ProduceResult } | { error: unknown }
 
@@ -182,11 +190,25 @@ export class OutboxDelivery {
    *
    * Removing an acknowledged batch from the store runs while later requests are out: a crash
    * before that removal is committed means a resend answered as a duplicate, as for any batch
-   * acknowledged but not yet removed.
+   * acknowledged but not yet removed. So that the leader still retains every batch such a resend
+   * can repeat, requests out plus acknowledgements not yet recorded stay within the
+   * LEADER_RETAINED_BATCHES it remembers: a store slower than the leader holds the next request
+   * back. (A batch found appended before the retained ones is taken as delivered anyway: `send`.)
    */
   private async sendInOrder(batches: SealedBatch[], signal: AbortSignal): Promise<void> {
     const recordings: Array<Promise<void>> = []
     const after = (): Promise<void> => recordings.at(-1) ?? Promise.resolve()
+    /** Recordings still running, settled either way. */
+    const unrecorded = new Set<Promise<void>>()
+    const track = (recording: Promise<void>): void => {
+      recordings.push(recording)
+      const settled = recording.then(
+        () => {},
+        () => {},
+      )
+      unrecorded.add(settled)
+      void settled.then(() => unrecorded.delete(settled))
+    }
     let failure: { error: unknown } | undefined
     try {
       const window: Array<{ batch: SealedBatch; answer: Promise<Answer>; pipelined: boolean }> = []
@@ -197,17 +219,32 @@ export class OutboxDelivery {
       // so a batch behind a refused one could be appended ahead of it.
       let established = false
       // Bounded: every pass settles the head batch or handles it alone and moves past it, so a
-      // batch is requested at most once per failure of the PIPELINE_WINDOW − 1 before it, plus twice alone.
+      // batch is requested at most once per failure of the PIPELINE_WINDOW − 1 before it, plus
+      // twice alone; a pass that sends nothing waits for a recording, of which there are finitely many.
       while (next < batches.length || window.length > 0) {
         while (next < batches.length && window.length < (established ? PIPELINE_WINDOW : 1)) {
           signal.throwIfAborted()
-          const batch = batches[next++]!
+          const batch = batches[next]!
+          if (this.sentUnderEarlierEpoch(batch)) {
+            // Acknowledged before a crash or reload (see sentUnderEarlierEpoch): never sent again.
+            next++
+            track(this.recordDelivered(batch, OFFSETS_UNKNOWN, after()))
+            continue
+          }
+          if (window.length + unrecorded.size >= LEADER_RETAINED_BATCHES) {
+            // The head's answer comes first; with nothing out, wait for the store to catch up.
+            if (window.length > 0) break
+            await untilAborted(Promise.race(unrecorded), signal)
+            continue
+          }
+          next++
           window.push({ batch, answer: this.request(batch, signal), pipelined: window.length > 0 })
         }
+        if (window.length === 0) continue
         const head = window.shift()!
-        const answer = await head.answer
+        const answer = acknowledgedIfAppended(await head.answer)
         if ('result' in answer) {
-          recordings.push(this.recordDelivered(head.batch, answer.result, after()))
+          track(this.recordDelivered(head.batch, answer.result, after()))
           established = true
           continue
         }
@@ -221,7 +258,7 @@ export class OutboxDelivery {
         // out of order says nothing about this batch. Then it is asked again, alone.
         const outOfOrder = head.pipelined && isSequenceRefusal(answer.error)
         const sent = await this.send(head.batch, signal, after(), outOfOrder ? undefined : answer)
-        recordings.push(sent.recorded)
+        track(sent.recorded)
         established = sent.delivered
       }
     } catch (error) {
@@ -267,14 +304,12 @@ export class OutboxDelivery {
     const { store } = this.options
     // At most one epoch change per batch and round: a leader refusing the new epoch's first batch too is not ours to fix.
     for (let attempt = 0; attempt < 2; attempt++) {
-      const answer = attempt === 0 && firstAnswer !== undefined ? firstAnswer : await this.request(batch, signal)
+      const answer = acknowledgedIfAppended(
+        attempt === 0 && firstAnswer !== undefined ? firstAnswer : await this.request(batch, signal),
+      )
       if ('result' in answer) return { recorded: this.recordDelivered(batch, answer.result, after), delivered: true }
       const err = answer.error
       signal.throwIfAborted()
-      // One batch per request: a leader answers its resend with the original offsets, and
-      // DUPLICATE_SEQUENCE (some batches of a request were appended) cannot mean "refused" —
-      // resending the same bytes is the safe reaction.
-      if (err instanceof DuplicateSequenceError) throw err
       const sequenceRefused = isSequenceRefusal(err)
       if (sequenceRefused && attempt === 0) {
         // The leader refused this batch's sequence, so it did not append it: continue under a new epoch.
@@ -329,6 +364,18 @@ export class OutboxDelivery {
     })
   }
 
+  /**
+   * Whether the partition moved to a new epoch after this batch: it does so at the first batch
+   * not acknowledged, once every batch before it was acknowledged or failed (and failed ones
+   * leave the store), so one still stored is an acknowledgement not recorded before a crash or
+   * reload. Sent again under its old epoch it would be refused as fenced, and taken for a lost
+   * producer state.
+   */
+  private sentUnderEarlierEpoch(batch: SealedBatch): boolean {
+    const state = this.options.sequences.get(sequenceKey(batch.topic, batch.partition))
+    return state !== undefined && batch.id < state.epochFrom
+  }
+
   /** The epoch a batch is sent under (see PartitionSequence.epochFrom). */
   private epochOf(batch: SealedBatch): number {
     const state = this.options.sequences.get(sequenceKey(batch.topic, batch.partition))
@@ -352,6 +399,16 @@ export class OutboxDelivery {
     await this.options.store.commit({ putSequences: [next] })
     this.options.sequences.set(sequenceKey(batch.topic, batch.partition), next)
   }
+}
+
+/**
+ * The answer, with DUPLICATE_SEQUENCE taken as an acknowledgement. One batch per request, so it
+ * says this batch was appended before, earlier than the batches the leader retains (an
+ * acknowledgement not recorded before a crash or reload, with more behind it): delivered, its
+ * offsets unknown — as Kafka's producers take it.
+ */
+function acknowledgedIfAppended(answer: Answer): Answer {
+  return 'error' in answer && answer.error instanceof DuplicateSequenceError ? { result: OFFSETS_UNKNOWN } : answer
 }
 
 function isSequenceRefusal(err: unknown): boolean {

@@ -2,7 +2,11 @@
 export interface OutboxEvents {
   /** Records were durably queued. */
   'outbox.enqueued': { topic: string; recordIds: number[] }
-  /** A batch was acknowledged (acks=all): its records are at baseOffset … baseOffset + count − 1, in recordIds' order. */
+  /**
+   * A batch was acknowledged (acks=all): its records are at baseOffset … baseOffset + count − 1,
+   * in recordIds' order. baseOffset is '-1' for a batch acknowledged before a crash or reload
+   * that the next producer found appended, earlier than the leader still knows offsets for.
+   */
   'outbox.delivered': { topic: string; partition: number; baseOffset: string; recordIds: number[] }
   /** Records the mesh refused for good (too large, invalid, no such partition); they left the outbox. */
   'outbox.failed': { topic: string; partition: number | null; recordIds: number[]; error: Error }

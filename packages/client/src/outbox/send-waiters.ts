@@ -71,7 +71,8 @@ function metadataOf(waiter: SendWaiter): RecordMetadata[] {
     topicName: waiter.topic,
     partition: batch.partition,
     errorCode: 0,
-    baseOffset: String(result.baseOffset + first),
+    // -1: the leader no longer knew the offsets (see OutboxEvents['outbox.delivered']).
+    baseOffset: String(result.baseOffset < 0 ? -1 : result.baseOffset + first),
     recordCount: count,
     logAppendTime: String(result.logAppendTime),
     logStartOffset: String(result.logStartOffset),

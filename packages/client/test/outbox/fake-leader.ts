@@ -2,12 +2,13 @@
  * A test double of the mesh for the outbox state machine: per partition an in-memory log and the
  * leader's idempotence rules as packages/log applies them (a retained batch — same producer,
  * epoch and sequence range, among the producer's last 5 — is answered with its original
- * offset; a gap in an epoch is OutOfOrderSequenceError; a new epoch, or an unknown producer,
- * starts at any sequence). Faults are switched on by the test: unreachable, a lost answer
+ * offset; one before them in the epoch is DuplicateSequenceError, appended before; a gap in an
+ * epoch is OutOfOrderSequenceError; a new epoch, or an unknown producer, starts at any sequence). Faults are switched on by the test: unreachable, a lost answer
  * (appended, then the connection "drops"), a hanging request, a refusal.
  */
 
 import {
+  DuplicateSequenceError,
   decodeRecordBatchSync,
   NetworkError,
   OutOfOrderSequenceError,
@@ -54,6 +55,8 @@ export class FakeLeader implements OutboxTarget {
   refusals: TributaryError[] = []
   requests = 0
   duplicates = 0
+  /** Resends of batches appended before the retained ones (answered DuplicateSequenceError). */
+  olderDuplicates = 0
   closed = 0
 
   createTopic(topic: string, partitions: number): void {
@@ -91,6 +94,10 @@ export class FakeLeader implements OutboxTarget {
       return this.answer({ baseOffset: dup.baseOffset, logAppendTime: -1, logStartOffset: 0 })
     }
     const latest = mine.at(-1)
+    if (latest !== undefined && latest.epoch === header.producerEpoch && last <= latest.last) {
+      this.olderDuplicates++
+      throw new DuplicateSequenceError(`${name}: sequences ${header.baseSequence}…${last} appended before`)
+    }
     if (latest !== undefined && latest.epoch === header.producerEpoch && header.baseSequence !== latest.last + 1) {
       throw new OutOfOrderSequenceError(`${name}: sequence ${header.baseSequence}, expected ${latest.last + 1}`)
     }

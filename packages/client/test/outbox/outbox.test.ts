@@ -256,6 +256,136 @@ describe('outbox > recording acknowledgements', () => {
   })
 })
 
+/**
+ * A memory store that can lose the removals of acknowledged batches (a tab that died before they
+ * were written: its next producer finds the batches still there), or hold them (a store slower
+ * than the leader) until released.
+ */
+class RemovalStore extends MemoryOutboxStore {
+  lose = false
+  hold = false
+  /** Removals lost or held so far. */
+  removals = 0
+  private readonly held: Array<() => void> = []
+
+  override async commit(change: OutboxChange): Promise<void> {
+    const removal = change.deleteBatchIds !== undefined && change.released !== undefined && !change.putSequences
+    if (removal && this.lose) {
+      this.removals++
+      // Later, as a store's write would be: the rounds that find the batch again do not spin.
+      await new Promise((resolve) => setTimeout(resolve, 1))
+      return
+    }
+    if (removal && this.hold) {
+      this.removals++
+      await new Promise<void>((resolve) => this.held.push(resolve))
+      // Released after the producer closed: the tab is gone, nothing more is written.
+      if (this.lose) return
+    }
+    return super.commit(change)
+  }
+
+  releaseHeld(): void {
+    for (const release of this.held.splice(0)) release()
+  }
+}
+
+describe('outbox > acknowledgements not recorded before a reload', () => {
+  /** Outbox `a` (its first batch acknowledged once), with `n` batches of one record queued behind on `store`. */
+  async function queued(leader: FakeLeader, store: RemovalStore, n: number) {
+    leader.createTopic('t', 1)
+    const a = await openOutbox(leader, store, { maxBatchRecords: 1 })
+    await a.send({ topic: 't', messages: [{ value: 'first' }] })
+    leader.reachable = false
+    await a.enqueue({ topic: 't', messages: range(0, n).map((value) => ({ value })) })
+    return a
+  }
+
+  it('keeps requests out plus removals pending within the 5 batches a leader retains, so a reload resends only retained ones', async () => {
+    const leader = new FakeLeader()
+    const store = new RemovalStore()
+    const a = await queued(leader, store, 12)
+    const before = leader.requests
+    store.hold = true
+    leader.reachable = true
+    // Every removal is held: the leader acknowledges 5 batches, then nothing more is sent.
+    await vi.waitFor(() => expect(store.removals).toBe(5), { timeout: 5_000 })
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(leader.requests - before).toBe(5)
+    expect(values(leader, 't')).toEqual(['first', ...range(0, 5)])
+    // The tab dies with those 5 removals unwritten; the reloaded page sends them again.
+    const closing = a.close()
+    store.lose = true
+    store.releaseHeld()
+    await closing
+    store.lose = false
+    store.hold = false
+    const b = await openOutbox(leader, store, { maxBatchRecords: 1 })
+    await b.flush({ timeout: 10_000 })
+    expect(values(leader, 't')).toEqual(['first', ...range(0, 12)])
+    expect(leader.duplicates).toBe(5)
+    expect(leader.olderDuplicates).toBe(0)
+    expect(await b.pending()).toBe(0)
+  })
+
+  it('takes a resent batch the leader found appended before the retained ones as delivered, offsets unknown', async () => {
+    const leader = new FakeLeader()
+    const store = new RemovalStore()
+    const a = await queued(leader, store, 8)
+    // Removals lost (a store that acknowledged writes it had not made durable, then crashed).
+    store.lose = true
+    leader.reachable = true
+    await vi.waitFor(() => expect(values(leader, 't')).toEqual(['first', ...range(0, 8)]), { timeout: 5_000 })
+    await a.close()
+    store.lose = false
+    leader.duplicates = 0
+    leader.olderDuplicates = 0
+    // The next producer finds all 8 batches queued and sends them again.
+    const b = await openOutbox(leader, store, { maxBatchRecords: 1 })
+    const delivered: string[] = []
+    b.on('outbox.delivered', ({ payload }) => delivered.push(payload.baseOffset))
+    await b.flush({ timeout: 10_000 })
+    expect(values(leader, 't')).toEqual(['first', ...range(0, 8)])
+    // The first 3 are older than the 5 the leader retains (at offsets 4…8).
+    expect(leader.olderDuplicates).toBe(3)
+    expect(leader.duplicates).toBe(5)
+    expect(delivered).toEqual(['-1', '-1', '-1', '4', '5', '6', '7', '8'])
+    expect(await b.pending()).toBe(0)
+  })
+
+  it('never resends a batch acknowledged under an epoch the partition has since left', async () => {
+    const leader = new FakeLeader()
+    const store = new RemovalStore()
+    const a = await queued(leader, store, 3)
+    // The removal of v0 (sequence 1) is lost; the leader then refuses v1's sequence (as if it
+    // lost our producer state), so the partition moves to epoch 1 from v1 on.
+    store.lose = true
+    const requested = a.on('outbox.request', ({ payload }) => {
+      if (payload.baseSequence !== 2) return
+      requested()
+      store.lose = false
+      leader.refusals.push(new OutOfOrderSequenceError('test: the leader lost this producer'))
+    })
+    const delivered: Array<[number[], string]> = []
+    a.on('outbox.delivered', ({ payload }) => delivered.push([payload.recordIds, payload.baseOffset]))
+    leader.reachable = true
+    await a.flush({ timeout: 10_000 })
+    // v0, still queued, was not sent again under epoch 0 (it would be fenced, then resent as new).
+    expect(leader.log('t', 0).map((r) => [r.value, r.epoch])).toEqual([
+      ['first', 0],
+      ['v0', 0],
+      ['v1', 1],
+      ['v2', 1],
+    ])
+    expect(leader.requests).toBe(6) // first, v0, v1 refused, v2 sent behind it, v1 and v2 again
+    expect(delivered.filter(([ids]) => ids[0] === 2)).toEqual([
+      [[2], '1'],
+      [[2], '-1'],
+    ])
+    expect(await a.pending()).toBe(0)
+  })
+})
+
 describe('outbox > pipelining', () => {
   /** An outbox whose partition the leader has acknowledged once, with `n` batches of one record queued behind. */
   async function established(leader: FakeLeader, n: number) {
