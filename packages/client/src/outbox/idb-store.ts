@@ -4,6 +4,13 @@
  * the schema's versions in idb-schema.ts). Each step is one readwrite transaction, so a crash or
  * a reload keeps all of it or none; the size bound is checked inside the append transaction. A
  * full quota aborts the transaction (nothing half-written) and surfaces as StorageQuotaError.
+ *
+ * Durability: browsers complete a transaction before it reaches the disk unless it asks for
+ * `strict` (Chromium's default is `relaxed` since 121): the OS flushes it a few seconds later,
+ * so a power loss or OS crash could drop it. Whatever must outlive that is strict — an enqueue
+ * (the app was told its records are stored), the producer id, and every change that fixes what
+ * a request will carry (a seal: batches and sequences; a new epoch). The removal of an
+ * acknowledged batch is relaxed: losing it means a resend, which the leader answers as a duplicate.
  */
 import { KafkaStorageError, StorageQuotaError, TributaryError } from '@tributary/wire'
 import { type IDBPDatabase, openDB } from 'idb'
@@ -25,6 +32,16 @@ const READ_ROWS = 256
 
 type OutboxDb = IDBPDatabase<OutboxSchema>
 
+/** A change that only removes acknowledged batches (the one kind a power loss may undo: see above). */
+function onlyRemovesDelivered(change: OutboxChange): boolean {
+  return (
+    change.deleteRecordIds === undefined &&
+    change.putBatches === undefined &&
+    change.putSequences === undefined &&
+    change.putTopics === undefined
+  )
+}
+
 /** The database name of the outbox called `name`. */
 export function outboxDatabaseName(name: string): string {
   return `tributary-outbox:${name}`
@@ -41,7 +58,7 @@ export class IdbOutboxStore implements OutboxStore {
     const dbName = outboxDatabaseName(this.name)
     try {
       this.db ??= await untilAborted(this.connect(dbName), signal)
-      const tx = this.db.transaction(['meta', 'sequences', 'topics'], 'readwrite')
+      const tx = this.db.transaction(['meta', 'sequences', 'topics'], 'readwrite', { durability: 'strict' })
       let meta = await tx.objectStore('meta').get(META_KEY)
       if (meta === undefined) {
         meta = { producerId: newProducerId(), nextRecordId: 1, records: 0, bytes: 0 }
@@ -89,7 +106,7 @@ export class IdbOutboxStore implements OutboxStore {
   ): Promise<number[]> {
     const db = this.connection()
     const bytes = records.reduce((n, r) => n + r.size, 0)
-    const tx = db.transaction(['meta', 'queued'], 'readwrite')
+    const tx = db.transaction(['meta', 'queued'], 'readwrite', { durability: 'strict' })
     // A failed request aborts the transaction; its `done` then rejects too. Handled below.
     tx.done.catch(() => {})
     try {
@@ -150,7 +167,9 @@ export class IdbOutboxStore implements OutboxStore {
 
   async commit(change: OutboxChange): Promise<void> {
     const db = this.connection()
-    const tx = db.transaction(['meta', 'queued', 'batches', 'sequences', 'topics'], 'readwrite')
+    const tx = db.transaction(['meta', 'queued', 'batches', 'sequences', 'topics'], 'readwrite', {
+      durability: onlyRemovesDelivered(change) ? 'relaxed' : 'strict',
+    })
     tx.done.catch(() => {})
     try {
       // Sealed records are mostly a run of consecutive ids: per run, one ranged delete of the

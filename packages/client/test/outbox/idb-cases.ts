@@ -133,6 +133,38 @@ export function describeIdbOutboxCases(backend: string): void {
     })
   })
 
+  describe(`outbox store > ${backend} > durability`, () => {
+    it('makes enqueues, seals and epoch changes strict, and only the removal of delivered batches relaxed', async () => {
+      const asked: Array<{ stores: string[]; durability: string | undefined }> = []
+      const transaction = IDBDatabase.prototype.transaction
+      IDBDatabase.prototype.transaction = function (this: IDBDatabase, stores, mode, options) {
+        if (mode === 'readwrite') asked.push({ stores: [stores].flat(), durability: options?.durability })
+        return transaction.call(this, stores, mode, options)
+      }
+      const store = new IdbOutboxStore(fresh())
+      try {
+        await store.open(() => 1)
+        const [id] = await store.append([record('a')], limits)
+        const sequence = { topic: 't', partition: 0, producerEpoch: 0, epochFrom: 0, next: 1 }
+        const batch = { id: 1, topic: 't', partition: 0, producerEpoch: 0, baseSequence: 0, bytes: 25 }
+        const [stored] = await store.unsealed(1, 1e9)
+        await store.commit({
+          deleteRecordIds: [id!],
+          putBatches: [{ ...batch, records: [stored!] }],
+          putSequences: [sequence],
+          putTopics: [{ topic: 't', partitions: 1 }],
+        })
+        await store.commit({ putSequences: [{ ...sequence, producerEpoch: 1, epochFrom: 1 }] })
+        await store.commit({ deleteBatchIds: [1], released: { records: 1, bytes: 25 } })
+      } finally {
+        IDBDatabase.prototype.transaction = transaction
+        store.close()
+      }
+      expect(asked.map((a) => a.durability)).toEqual(['strict', 'strict', 'strict', 'strict', 'relaxed'])
+      expect(asked[1]!.stores).toEqual(['meta', 'queued'])
+    })
+  })
+
   describe(`outbox store > ${backend} > schema version 1`, () => {
     it('moves a version-1 outbox into rows on open, keeping ids, meta, batches, sequences and topics', async () => {
       const name = fresh()
