@@ -223,6 +223,12 @@ export class Sender {
           this.emitRequest(batch, leader, retryCount, started, records.length, undefined)
           return answer
         } catch (err) {
+          // One batch per request, so DUPLICATE_SEQUENCE says the leader holds it from before, older
+          // than the batches it retains: delivered, offsets unknown — as Kafka's producer takes it.
+          if (err instanceof DuplicateSequenceError && batch.sequence !== undefined) {
+            this.emitRequest(batch, leader, retryCount, started, records.length, undefined)
+            return OFFSETS_UNKNOWN
+          }
           this.emitRequest(batch, leader, retryCount, started, records.length, err)
           cluster.onPartitionError(batch.topic, batch.partition, err)
           // Sent behind a batch the leader did not have yet: try again once that one has settled.
@@ -305,7 +311,6 @@ export class Sender {
       err instanceof RequestTimedOutError ||
       err instanceof OutOfOrderSequenceError ||
       err instanceof InvalidProducerEpochError ||
-      err instanceof DuplicateSequenceError ||
       !(err instanceof TributaryError)
     if (ambiguous || !identity.rollback(batch.topic, batch.partition, batch.sequence, batch.records.length)) {
       identity.reset(batch.topic, batch.partition)
@@ -351,9 +356,12 @@ function namingPartition(err: unknown, name: string): unknown {
   return err
 }
 
+/** The answer for a batch the leader holds but no longer knows the offsets of. */
+const OFFSETS_UNKNOWN: ProduceResult = { baseOffset: -1, logAppendTime: -1, logStartOffset: -1 }
+
 function resultOf(answer: ProduceResult): BatchResult {
   return {
-    offsetOf: (index) => answer.baseOffset + index,
+    offsetOf: (index) => (answer.baseOffset < 0 ? -1 : answer.baseOffset + index),
     logAppendTime: answer.logAppendTime,
     logStartOffset: answer.logStartOffset,
   }

@@ -5,6 +5,7 @@
  * NOT_LEADER answer, a batch too large.
  */
 import {
+  DuplicateSequenceError,
   decodeRecordBatch,
   NotLeaderOrFollowerError,
   OutOfOrderSequenceError,
@@ -195,6 +196,28 @@ describe('client > producer > sender', () => {
     expect(leader.log.map((e) => e.values)).toEqual([['maybe'], ['after']])
     expect(leader.log[1]!.producerId).not.toBe(identity.producerId)
     expect(leader.log[1]!.baseSequence).toBe(0)
+  })
+
+  it('takes DUPLICATE_SEQUENCE (held from before the batches the leader retains) as delivered, offsets unknown', async () => {
+    const leader = new FakeLeader()
+    const identity = new ProducerIdentity()
+    const { send } = setup({ a: leader }, { identity })
+    // The first answer is lost; the leader answers the resend as appended before.
+    leader.after.push(new RequestTimedOutError('lost'))
+    const produce = leader.produce.bind(leader)
+    leader.produce = async (request) => {
+      if (leader.received.length === 1) {
+        leader.received.push(request.records)
+        throw new DuplicateSequenceError('t-0: sequences 0…1 appended before')
+      }
+      return produce(request)
+    }
+    expect(await send(['x', 'y'])).toEqual([-1, -1])
+    expect(leader.received).toHaveLength(2)
+    expect(leader.log.map((e) => e.values)).toEqual([['x', 'y']])
+    // Still the same producer, in sequence.
+    expect(await send(['z'])).toEqual([2])
+    expect(leader.log[1]).toMatchObject({ producerId: identity.producerId, baseSequence: 2 })
   })
 
   it('reports an out-of-order answer as OutOfOrderSequenceError without retrying', async () => {
