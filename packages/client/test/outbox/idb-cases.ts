@@ -138,7 +138,8 @@ export function describeIdbOutboxCases(backend: string): void {
       const asked: Array<{ stores: string[]; durability: string | undefined }> = []
       const transaction = IDBDatabase.prototype.transaction
       IDBDatabase.prototype.transaction = function (this: IDBDatabase, stores, mode, options) {
-        if (mode === 'readwrite') asked.push({ stores: [stores].flat(), durability: options?.durability })
+        if (mode === 'readwrite')
+          asked.push({ stores: typeof stores === 'string' ? [stores] : [...stores], durability: options?.durability })
         return transaction.call(this, stores, mode, options)
       }
       const store = new IdbOutboxStore(fresh())
