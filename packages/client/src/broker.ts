@@ -56,9 +56,18 @@ export interface BrokerOptions {
 export type Acks = 0 | 1 | -1
 
 export interface ProduceResult {
+  /** -1 when the leader held the batch from before but no longer knew its offsets (DUPLICATE_SEQUENCE). */
   baseOffset: number
   logAppendTime: number
   logStartOffset: number
+}
+
+/** The answer for a batch the leader holds from before but no longer knows the offsets of. */
+export const OFFSETS_UNKNOWN: ProduceResult = { baseOffset: -1, logAppendTime: -1, logStartOffset: -1 }
+
+/** The offset of the `index`th record of an acknowledged batch; -1 when its offsets are unknown. */
+export function recordOffset(result: ProduceResult, index: number): number {
+  return result.baseOffset < 0 ? -1 : result.baseOffset + index
 }
 
 export interface FetchPartitionResult {

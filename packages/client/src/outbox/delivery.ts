@@ -17,7 +17,7 @@ import {
   TributaryError,
   UnknownTopicOrPartitionError,
 } from '@tributary/wire'
-import type { ProduceResult } from '../broker.js'
+import { OFFSETS_UNKNOWN, type ProduceResult } from '../broker.js'
 import { ClientClosedError, partitionName } from '../errors.js'
 import type { Partitioner } from '../partitioners/index.js'
 import { untilAborted } from '../retry.js'
@@ -55,8 +55,6 @@ const PIPELINE_WINDOW = 3
  * RETAINED_BATCHES_PER_PRODUCER, as Kafka's): a resend of one of them is answered with its offsets.
  */
 const LEADER_RETAINED_BATCHES = 5
-/** What an acknowledgement carries when the leader no longer knows the batch's offsets. */
-const OFFSETS_UNKNOWN: ProduceResult = { baseOffset: -1, logAppendTime: -1, logStartOffset: -1 }
 
 type Answer = { result: ProduceResult } | { error: unknown }
 

@@ -4,7 +4,7 @@
  * slip past it; it resolves with one RecordMetadata per batch its records went into, or rejects
  * with the first failure of any of them.
  */
-import type { ProduceResult } from '../broker.js'
+import { type ProduceResult, recordOffset } from '../broker.js'
 import type { RecordMetadata } from '../producer/producer.js'
 import type { SealedBatch, StoredRecord } from './store.js'
 
@@ -71,8 +71,7 @@ function metadataOf(waiter: SendWaiter): RecordMetadata[] {
     topicName: waiter.topic,
     partition: batch.partition,
     errorCode: 0,
-    // -1: the leader no longer knew the offsets (see OutboxEvents['outbox.delivered']).
-    baseOffset: String(result.baseOffset < 0 ? -1 : result.baseOffset + first),
+    baseOffset: String(recordOffset(result, first)),
     recordCount: count,
     logAppendTime: String(result.logAppendTime),
     logStartOffset: String(result.logStartOffset),

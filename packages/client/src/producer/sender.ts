@@ -22,7 +22,7 @@ import {
   RequestTimedOutError,
   TributaryError,
 } from '@tributary/wire'
-import type { ProduceResult } from '../broker.js'
+import { OFFSETS_UNKNOWN, type ProduceResult, recordOffset } from '../broker.js'
 import type { Cluster } from '../cluster/cluster.js'
 import { NumberOfRetriesExceededError, partitionName } from '../errors.js'
 import type { Instrumentation } from '../instrumentation.js'
@@ -356,12 +356,9 @@ function namingPartition(err: unknown, name: string): unknown {
   return err
 }
 
-/** The answer for a batch the leader holds but no longer knows the offsets of. */
-const OFFSETS_UNKNOWN: ProduceResult = { baseOffset: -1, logAppendTime: -1, logStartOffset: -1 }
-
 function resultOf(answer: ProduceResult): BatchResult {
   return {
-    offsetOf: (index) => (answer.baseOffset < 0 ? -1 : answer.baseOffset + index),
+    offsetOf: (index) => recordOffset(answer, index),
     logAppendTime: answer.logAppendTime,
     logStartOffset: answer.logStartOffset,
   }
