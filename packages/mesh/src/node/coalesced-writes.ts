@@ -1,15 +1,25 @@
 /**
- * One socket write per event-loop turn instead of one per buffer.
+ * One socket write per pass of the event loop's poll phase instead of one per buffer.
  *
  * Why: libp2p 3's TCP connection writes every chunk of what it is given with its own
  * `socket.write()`, and noise hands it two chunks per encrypted message (the 2-byte length, then
  * the ciphertext), so each yamux frame costs two `write` syscalls, and a turn that sends several
  * frames costs several more. On this project's 2-core VM the syscalls were the largest single
  * item of a replicating peer's CPU profile (strace: ~9 writes per acks=all produce across three
- * peers, ~2 per message). Corking the socket on the first send of a turn and uncorking it on the
- * next tick turns them into one `writev`, with no copying and no added latency (the uncork runs
- * before the loop waits for I/O). Backpressure is unchanged: corked bytes count towards the
- * socket's high-water mark, so `write()` still reports when to wait for 'drain'.
+ * peers, ~2 per message). Corking the socket on the first send and uncorking it later turns them
+ * into one `writev`, with no copying.
+ *
+ * When to uncork: at the end of the poll phase (`setImmediate`), not after the callback that
+ * wrote. A loaded peer reads up to 32 chunks of 64 KiB per socket in one poll pass, each in its
+ * own callback, and answers each request in it; uncorking per callback sent every small answer
+ * alone, and every such write also woke the process reading it. Held to the end of the pass
+ * they share one write and one wake-up (perf trace of `npm run bench -- peer`: one 46-byte
+ * `writev` per 123 KiB produce before). Corked bytes that reach FLUSH_AT_BYTES (a full noise
+ * message: record data, not an answer) are written at once, so replication does not wait for
+ * the pass to end (holding those cost `acks=all` throughput in the mesh bench). The added
+ * latency is bounded by one poll pass: the loop does not wait for I/O while an immediate is
+ * pending. Backpressure is unchanged: corked bytes count towards the socket's high-water mark,
+ * so `write()` still reports when to wait for 'drain'.
  *
  * How: the transport is wrapped so that every connection it makes (dialed or accepted) is
  * adjusted before the upgrader sees it. It relies on the TCP connection keeping its socket in a
@@ -18,6 +28,9 @@
  */
 import { Socket } from 'node:net'
 import type { MultiaddrConnection, Transport, Upgrader } from '@libp2p/interface'
+
+/** Corked bytes written at once rather than at the end of the poll pass: one full noise message. */
+export const FLUSH_AT_BYTES = 64 * 1024
 
 type TransportFactory<C> = (components: C) => Transport
 
@@ -65,14 +78,17 @@ function coalescingUpgrader(upgrader: Upgrader): Upgrader {
   return proxy
 }
 
-/** Corks the connection's socket on its first send of a turn; returns the same connection. */
+/** Corks the connection's socket on its first send of a poll pass; returns the same connection. */
 export function coalesceConnectionWrites(maConn: MultiaddrConnection): MultiaddrConnection {
   const socket = (maConn as unknown as { socket?: unknown }).socket
   const sender = maConn as unknown as Partial<Sender>
   if (!(socket instanceof Socket) || typeof sender.sendData !== 'function') return maConn
   const sendData = sender.sendData
   let corked = false
-  const uncork = (): void => {
+  let scheduled = false
+  const flush = (): void => {
+    scheduled = false
+    if (!corked) return
     corked = false
     socket.uncork()
   }
@@ -80,9 +96,17 @@ export function coalesceConnectionWrites(maConn: MultiaddrConnection): Multiaddr
     if (!corked && !socket.destroyed) {
       corked = true
       socket.cork()
-      process.nextTick(uncork)
+      if (!scheduled) {
+        scheduled = true
+        setImmediate(flush)
+      }
     }
-    return sendData.call(this, data)
+    const result = sendData.call(this, data)
+    if (corked && socket.writableLength >= FLUSH_AT_BYTES) {
+      corked = false
+      socket.uncork()
+    }
+    return result
   }
   return maConn
 }
