@@ -86,11 +86,14 @@ export function coalesceConnectionWrites(maConn: MultiaddrConnection): Multiaddr
   const sendData = sender.sendData
   let corked = false
   let scheduled = false
-  const flush = (): void => {
-    scheduled = false
+  const uncork = (): void => {
     if (!corked) return
     corked = false
     socket.uncork()
+  }
+  const endOfPass = (): void => {
+    scheduled = false
+    uncork()
   }
   sender.sendData = function (this: Sender, data: unknown): unknown {
     if (!corked && !socket.destroyed) {
@@ -98,14 +101,11 @@ export function coalesceConnectionWrites(maConn: MultiaddrConnection): Multiaddr
       socket.cork()
       if (!scheduled) {
         scheduled = true
-        setImmediate(flush)
+        setImmediate(endOfPass)
       }
     }
     const result = sendData.call(this, data)
-    if (corked && socket.writableLength >= FLUSH_AT_BYTES) {
-      corked = false
-      socket.uncork()
-    }
+    if (socket.writableLength >= FLUSH_AT_BYTES) uncork()
     return result
   }
   return maConn

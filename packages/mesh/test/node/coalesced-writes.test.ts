@@ -3,6 +3,7 @@ import { createServer, type Server, Socket } from 'node:net'
 import type { MultiaddrConnection } from '@libp2p/interface'
 import { afterEach, describe, expect, it } from 'vitest'
 import { coalesceConnectionWrites, FLUSH_AT_BYTES } from '../../src/node/coalesced-writes.js'
+import { waitFor } from '../helpers.js'
 
 interface Harness {
   socket: Socket
@@ -56,14 +57,6 @@ async function connect(): Promise<Harness> {
   return { socket, maConn: coalesceConnectionWrites(maConn) as Harness['maConn'], writes, received: () => received }
 }
 
-async function until(condition: () => boolean): Promise<void> {
-  const deadline = Date.now() + 5000
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met within 5 s')
-    await new Promise((resolve) => setTimeout(resolve, 5))
-  }
-}
-
 describe('node > coalesced writes', () => {
   it('sends from separate callbacks of one event-loop pass in one writev', async () => {
     const h = await connect()
@@ -84,7 +77,7 @@ describe('node > coalesced writes', () => {
     await new Promise((resolve) => setImmediate(resolve))
     expect(h.socket.writableCorked).toBe(0)
     expect(h.writes).toEqual([3])
-    await until(() => h.received() === 300)
+    await waitFor(() => h.received() === 300, { message: '300 bytes received' })
   })
 
   it('writes corked bytes at once when they reach a full noise message', async () => {
@@ -99,7 +92,7 @@ describe('node > coalesced writes', () => {
     expect(h.socket.writableCorked).toBe(1)
     await new Promise((resolve) => setImmediate(resolve))
     expect(h.socket.writableCorked).toBe(0)
-    await until(() => h.received() === FLUSH_AT_BYTES + 20)
+    await waitFor(() => h.received() === FLUSH_AT_BYTES + 20, { message: 'every byte received' })
   })
 
   it('leaves a connection without a TCP socket as it was', () => {
