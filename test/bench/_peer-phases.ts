@@ -80,6 +80,13 @@ export interface CpuSeconds {
   peer: number | undefined
   /** CPU seconds every other process on the machine used meanwhile (noise; undefined without /proc). */
   others: number | undefined
+  /**
+   * The peer's main thread (one peer only; undefined without /proc or schedstats): seconds it ran,
+   * and seconds it was ready to run but waited for a core. The main thread runs everything a
+   * produce needs except GC helpers and fsync, so `running` near the phase's length means the
+   * peer's JavaScript is the limit, and `waiting` is what the other processes on these cores cost it.
+   */
+  peerMainThread?: { running: number; waiting: number }
 }
 
 export interface RawResult {
@@ -162,6 +169,16 @@ const processTicks = (pid: number): number | undefined =>
     return Number(fields[11]) + Number(fields[12])
   })
 
+/** Nanoseconds a thread ran and waited on a run queue: the first two fields of its /proc schedstat. */
+function threadSchedstat(pid: number): { running: number; waiting: number } | undefined {
+  try {
+    const [running, waiting] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').trim().split(' ').map(Number)
+    return Number.isFinite(running) && Number.isFinite(waiting) ? { running: running!, waiting: waiting! } : undefined
+  } catch {
+    return undefined
+  }
+}
+
 /** Busy ticks of the whole machine: the first line of /proc/stat less idle and iowait. */
 const machineTicks = (): number | undefined =>
   ticks('/proc/stat', (stat) => {
@@ -182,17 +199,32 @@ export function cpuMeter(ctx: Pick<PhaseContext, 'peerPid' | 'peerPids'>): () =>
     return pids.length === 0 ? undefined : sum
   }
   const ownStarted = process.cpuUsage()
+  const mainThread = (): ReturnType<typeof threadSchedstat> =>
+    pids.length === 1 ? threadSchedstat(pids[0]!) : undefined
   const [peerStarted, machineStarted, selfStarted] = [peerTicks(), machineTicks(), processTicks(process.pid)]
+  const mainStarted = mainThread()
   return () => {
     const own = process.cpuUsage(ownStarted)
-    const [peerNow, machineNow, selfNow] = [peerTicks(), machineTicks(), processTicks(process.pid)]
+    const [peerNow, machineNow, selfNow, mainNow] = [
+      peerTicks(),
+      machineTicks(),
+      processTicks(process.pid),
+      mainThread(),
+    ]
     const peer = peerNow === undefined || peerStarted === undefined ? undefined : (peerNow - peerStarted) / 100
     const machine =
       machineNow === undefined || machineStarted === undefined ? undefined : (machineNow - machineStarted) / 100
     const self = selfNow === undefined || selfStarted === undefined ? undefined : (selfNow - selfStarted) / 100
     const others =
       machine === undefined || self === undefined || peer === undefined ? undefined : Math.max(0, machine - self - peer)
-    return { producer: (own.user + own.system) / 1e6, peer, others }
+    const peerMainThread =
+      mainNow === undefined || mainStarted === undefined
+        ? undefined
+        : {
+            running: (mainNow.running - mainStarted.running) / 1e9,
+            waiting: (mainNow.waiting - mainStarted.waiting) / 1e9,
+          }
+    return { producer: (own.user + own.system) / 1e6, peer, others, ...(peerMainThread && { peerMainThread }) }
   }
 }
 

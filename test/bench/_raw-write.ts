@@ -4,6 +4,7 @@
  * together. Reusing one buffer keeps the measurement from raising the process's RSS.
  */
 import { randomFillSync } from 'node:crypto'
+import { closeSync, openSync, writeSync } from 'node:fs'
 import { open, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 
@@ -34,6 +35,34 @@ export async function measureRawWrite(dir: string, blockBytes = 1 << 20, count =
     return { bytes, seconds, mibPerSecond: bytes / 2 ** 20 / seconds }
   } finally {
     await handle.close()
+    await rm(file, { force: true })
+  }
+}
+
+/**
+ * What a peer's acks=1 appends meet: writes into the page cache of a fresh file, `blockBytes` at a
+ * time with synchronous writes as the log's segment appends do, and no fdatasync. On a VM this
+ * is the cost of taking new pages from the host as much as of copying, and it varies from run to
+ * run; the peer benchmark prints it next to its produce figure.
+ */
+export async function measurePageCacheWrite(
+  dir: string,
+  blockBytes = 128 * 1024,
+  totalBytes = 512 * 2 ** 20,
+): Promise<RawWriteResult> {
+  const file = join(dir, 'page-cache-write.bin')
+  const block = randomFillSync(new Uint8Array(blockBytes))
+  const fd = openSync(file, 'w')
+  try {
+    const started = performance.now()
+    for (let at = 0; at < totalBytes; at += blockBytes) {
+      let done = 0
+      while (done < blockBytes) done += writeSync(fd, block, done, blockBytes - done, at + done)
+    }
+    const seconds = (performance.now() - started) / 1000
+    return { bytes: totalBytes, seconds, mibPerSecond: totalBytes / 2 ** 20 / seconds }
+  } finally {
+    closeSync(fd)
     await rm(file, { force: true })
   }
 }

@@ -15,6 +15,10 @@
  *    a 1 s warm-up, sent on absolute deadlines (open loop), each produce timed from its send to
  *    its acknowledgement;
  * 5. raw stream again; the better of the two runs is the reference for "% of raw".
+ * Then, with the processes stopped, this process writes 512 MiB into a new file's page cache (the
+ * storage side of an acks=1 produce; on a VM its cost varies from run to run with how the host
+ * backs new pages). The produce row also reports the peer's CPU per MiB and how much of the phase
+ * its main thread ran and waited for a core (/proc schedstat), to tell a slow peer from a busy machine.
  * `--seconds` (default 10) scales phases 2 and 4 and the raw upload. `--profile DIR` runs both
  * processes under `--cpu-prof` and prints their top self-time functions. MiB = 2^20 bytes.
  */
@@ -27,6 +31,7 @@ import { startPeerProcess, stopAll, waitFor } from '../helpers/peer-process.ts'
 import { topSelfTime } from './_cpu-profile.ts'
 import type { CpuSeconds } from './_peer-phases.ts'
 import type { ProducerOutput } from './_peer-producer.ts'
+import { measurePageCacheWrite, type RawWriteResult } from './_raw-write.ts'
 import { printTable, type Row, writeResults } from './report.ts'
 
 const PRODUCER = fileURLToPath(new URL('./_peer-producer.ts', import.meta.url))
@@ -147,12 +152,13 @@ function runProducer(peer: RunningPeer, args: Args, started: (proc: ChildProcess
   })
 }
 
+const MIB = 2 ** 20
 const round2 = (n: number): number => Math.round(n * 100) / 100
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US')
 const mark = (ok: boolean): string => (ok ? 'met' : 'MISSED')
 
 /** Prints the table and writes bench-results/peer.json. */
-function report(output: ProducerOutput): void {
+function report(output: ProducerOutput, pageCacheWrite: RawWriteResult): void {
   const { produce, fetch, latency, config } = output
   if (produce === undefined || fetch === undefined || latency === undefined || output.raw.length === 0) {
     throw new Error('the producer skipped a phase')
@@ -169,6 +175,12 @@ function report(output: ProducerOutput): void {
     cpuS === undefined ? '?' : `${round2(cpuS / seconds)}`
   const cores = (cpu: CpuSeconds, seconds: number): string =>
     `CPU cores: producer ${perS(cpu.producer, seconds)}, peer ${perS(cpu.peer, seconds)}, others ${perS(cpu.others, seconds)}`
+  const mainThread = (cpu: CpuSeconds, seconds: number): string => {
+    const main = cpu.peerMainThread
+    if (main === undefined) return 'not measured (no /proc schedstat)'
+    const pct = (s: number): string => `${((100 * s) / seconds).toFixed(0)}%`
+    return `ran ${pct(main.running)}, waited for a core ${pct(main.waiting)} of the phase`
+  }
   const rawRuns = output.raw.map((r) => r.mbPerSec.toFixed(0)).join(' / ')
   const rows: Row[] = [
     {
@@ -189,6 +201,22 @@ function report(output: ProducerOutput): void {
       unit: 'MiB/s',
       reference: `${producePct.toFixed(0)}% of raw stream, target ≥ 50%: ${mark(met.producePct)}`,
     },
+    {
+      metric: 'page-cache write',
+      value: round2(pageCacheWrite.mibPerSecond),
+      unit: 'MiB/s',
+      reference: `this machine, after the run: ${fmt(pageCacheWrite.bytes / MIB)} MiB into a new file in 128 KiB writes, no fsync`,
+    },
+    ...(produce.cpu.peer === undefined
+      ? []
+      : [
+          {
+            metric: 'produce, peer CPU',
+            value: round2((1000 * produce.cpu.peer) / (produce.mbPerS * produce.seconds)),
+            unit: 'ms/MiB',
+            reference: `peer main thread ${mainThread(produce.cpu, produce.seconds)}`,
+          },
+        ]),
     {
       metric: 'fetch',
       value: Math.round(fetch.recordsPerS),
@@ -232,6 +260,12 @@ function report(output: ProducerOutput): void {
     [`${phase}_producer_cpu_s`]: round2(cpu.producer),
     ...(cpu.peer === undefined ? {} : { [`${phase}_peer_cpu_s`]: round2(cpu.peer) }),
     ...(cpu.others === undefined ? {} : { [`${phase}_other_processes_cpu_s`]: round2(cpu.others) }),
+    ...(cpu.peerMainThread === undefined
+      ? {}
+      : {
+          [`${phase}_peer_main_thread_running_s`]: round2(cpu.peerMainThread.running),
+          [`${phase}_peer_main_thread_waiting_s`]: round2(cpu.peerMainThread.waiting),
+        }),
   })
   writeResults('peer', {
     produce_records_per_s: Math.round(produce.recordsPerS),
@@ -240,6 +274,7 @@ function report(output: ProducerOutput): void {
     fetch_records_per_s: Math.round(fetch.recordsPerS),
     fetch_mb_per_s: round2(fetch.mbPerS),
     raw_stream_mb_per_s: round2(raw),
+    page_cache_write_mb_per_s: round2(pageCacheWrite.mibPerSecond),
     raw_stream_before_mb_per_s: round2(output.raw[0]!.mbPerSec),
     raw_stream_after_mb_per_s: round2(output.raw.at(-1)!.mbPerSec),
     latency_p50_ms: round2(latency.p50),
@@ -265,6 +300,9 @@ function report(output: ProducerOutput): void {
     produce_s: round2(produce.seconds),
     produce_warmup_records: produce.warmupRecords,
     ...cpuFigures('produce', produce.cpu),
+    ...(produce.cpu.peer === undefined
+      ? {}
+      : { produce_peer_cpu_ms_per_mb: round2((1000 * produce.cpu.peer) / (produce.mbPerS * produce.seconds)) }),
     fetch_records: fetch.records,
     fetch_bytes: fetch.bytes,
     fetch_requests: fetch.requests,
@@ -315,7 +353,8 @@ export default async function peerBench(argv: string[]): Promise<void> {
     })
     await peer.stop() // writes the peer's profile
     peer = undefined
-    report(output)
+    progress('page-cache write: 512 MiB into a new file')
+    report(output, await measurePageCacheWrite(root))
     if (args.profile !== undefined) await printProfiles(args.profile, profiled)
   } finally {
     if (producer !== undefined) await endProcess(producer, 'SIGKILL', 5000)
