@@ -79,16 +79,27 @@ describe('client > in the browser > reading from a nearby browser', () => {
       () => (a.peer.partitions.get(topic, 0)?.log.highWatermark ?? 0) > first.length,
       'browser A to replicate and commit every record',
     )
-    // B dials A over WebRTC (signalled through the relay): a direct connection. The mesh dialers
+    // A direct WebRTC connection between B and A (signalled through the relay). The mesh dialers
     // of A and B may be dialing each other meanwhile; of crossing connections the one the lower
-    // peer id opened stays, so this dial may end closed while a direct connection is up anyway.
+    // peer id opened stays. So the lower one dials too (a new connection even if one is up): once
+    // its own connection is the only direct one, no crossing dial can close the link under the
+    // reads. Without that dial, a lone connection opened by the higher id stayed when the lower
+    // one's dial had failed, and nothing settled (seen once in CI).
+    const [lower, higher] = a.peer.peerId < b.peer.peerId ? [a, b] : [b, a]
     const rtcAddr = await waitFor(
-      () => a.peer.addresses().find((addr) => addr.includes('/p2p-circuit/webrtc')),
-      'a WebRTC address of A',
+      () => higher.peer.addresses().find((addr) => addr.includes('/p2p-circuit/webrtc')),
+      'a WebRTC address of the peer with the higher id',
     )
-    await b.peer.node.dial(multiaddr(rtcAddr), { signal: AbortSignal.timeout(20_000) }).catch(() => {})
-    // Settled: the one direct connection left is the one the lower peer id opened (a crossing
-    // one may otherwise still be closed under the first fetches).
+    const directFromLower = () =>
+      lower.peer.node
+        .getConnections(higher.peer.node.peerId)
+        .filter((c) => c.limits === undefined && c.direction === 'outbound' && c.status === 'open')
+    for (let attempt = 1; attempt <= 3 && directFromLower().length === 0; attempt++) {
+      await lower.peer.node
+        .dial(multiaddr(rtcAddr), { force: true, signal: AbortSignal.timeout(15_000) })
+        .catch(() => {})
+    }
+    // Settled: the one direct connection left is the one the lower peer id opened.
     const kept = b.peer.peerId < a.peer.peerId ? 'outbound' : 'inbound'
     await waitFor(() => {
       const direct = b.peer.node.getConnections(a.peer.node.peerId).filter((c) => c.limits === undefined)
