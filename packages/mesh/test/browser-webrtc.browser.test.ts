@@ -90,8 +90,23 @@ describe('mesh > browser peers over WebRTC', () => {
     )
     expect(rtcAddr).toContain(relay!.peerId)
     // The mesh dialers may be dialing each other meanwhile: of crossing connections the one the
-    // lower peer id opened stays, so this dial may end closed while a direct connection is up.
-    await b.peer.node.dial(multiaddr(rtcAddr), { signal: AbortSignal.timeout(20_000) }).catch(() => {})
+    // lower peer id opened stays. So the lower one dials (a new connection even if one is up):
+    // once its own connection is the only direct one, the pair has settled. Without that dial, a
+    // lone connection opened by the higher id stays when the lower one's mesh dial failed.
+    const [lower, higher] = a.peer.peerId < b.peer.peerId ? [a, b] : [b, a]
+    const higherAddr = await waitFor(
+      () => higher.peer.addresses().find((addr) => addr.includes('/p2p-circuit/webrtc')),
+      'a WebRTC address of the browser with the higher peer id',
+    )
+    const directFromLower = () =>
+      lower.peer.node
+        .getConnections(higher.peer.node.peerId)
+        .filter((c) => c.limits === undefined && c.direction === 'outbound' && c.status === 'open')
+    for (let attempt = 1; attempt <= 3 && directFromLower().length === 0; attempt++) {
+      await lower.peer.node
+        .dial(multiaddr(higherAddr), { force: true, signal: AbortSignal.timeout(15_000) })
+        .catch(() => {})
+    }
     // A direct WebRTC connection: not the relayed (limited) one used to set it up; settled, i.e.
     // the one the lower peer id opened (a crossing one may otherwise close under the first read).
     const kept = b.peer.peerId < a.peer.peerId ? 'outbound' : 'inbound'
