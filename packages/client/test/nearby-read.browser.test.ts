@@ -5,11 +5,11 @@
  * (`readFrom: 'nearby'`) reads the partition from A's replica — counted by the fetches A served —
  * then from the leader once A stops, every record once and in order.
  */
-import { multiaddr } from '@multiformats/multiaddr'
 import { deleteIdbDatabase } from '@tributary/log/idb'
 import { type BrowserPeer, createBrowserPeer, PeerDatabase } from '@tributary/mesh/browser'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { commands } from 'vitest/browser'
+import { settleDirectConnection } from '../../../test/helpers/direct-connection.ts'
 import { Tributary } from '../src/index.js'
 
 declare module 'vitest/browser' {
@@ -79,32 +79,9 @@ describe('client > in the browser > reading from a nearby browser', () => {
       () => (a.peer.partitions.get(topic, 0)?.log.highWatermark ?? 0) > first.length,
       'browser A to replicate and commit every record',
     )
-    // A direct WebRTC connection between B and A (signalled through the relay). The mesh dialers
-    // of A and B may be dialing each other meanwhile; of crossing connections the one the lower
-    // peer id opened stays. So the lower one dials too (a new connection even if one is up): once
-    // its own connection is the only direct one, no crossing dial can close the link under the
-    // reads. Without that dial, a lone connection opened by the higher id stayed when the lower
-    // one's dial had failed, and nothing settled (seen once in CI).
-    const [lower, higher] = a.peer.peerId < b.peer.peerId ? [a, b] : [b, a]
-    const rtcAddr = await waitFor(
-      () => higher.peer.addresses().find((addr) => addr.includes('/p2p-circuit/webrtc')),
-      'a WebRTC address of the peer with the higher id',
-    )
-    const directFromLower = () =>
-      lower.peer.node
-        .getConnections(higher.peer.node.peerId)
-        .filter((c) => c.limits === undefined && c.direction === 'outbound' && c.status === 'open')
-    for (let attempt = 1; attempt <= 3 && directFromLower().length === 0; attempt++) {
-      await lower.peer.node
-        .dial(multiaddr(rtcAddr), { force: true, signal: AbortSignal.timeout(15_000) })
-        .catch(() => {})
-    }
-    // Settled: the one direct connection left is the one the lower peer id opened.
-    const kept = b.peer.peerId < a.peer.peerId ? 'outbound' : 'inbound'
-    await waitFor(() => {
-      const direct = b.peer.node.getConnections(a.peer.node.peerId).filter((c) => c.limits === undefined)
-      return direct.length === 1 && direct[0]!.status === 'open' && direct[0]!.direction === kept
-    }, 'one direct connection between B and A, opened by the lower peer id')
+    // A direct WebRTC connection between B and A (signalled through the relay), settled: the
+    // one the lower peer id opened, so no crossing dial closes it under the reads.
+    await settleDirectConnection(b, a)
 
     let servedByA = 0
     a.peer.onRequest((e) => {

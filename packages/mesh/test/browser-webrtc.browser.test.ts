@@ -4,11 +4,11 @@
  * One replicates a partition from the Node leader; the other reads it from that browser's
  * replica — and keeps reading over the direct link once the relay process is gone.
  */
-import { multiaddr } from '@multiformats/multiaddr'
 import { Tributary } from '@tributary/client'
 import { deleteIdbDatabase } from '@tributary/log/idb'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { commands } from 'vitest/browser'
+import { settleDirectConnection } from '../../../test/helpers/direct-connection.ts'
 import { type BrowserPeer, createBrowserPeer, PeerDatabase, readFromPeer } from '../src/browser/index.js'
 import { nextOffsetAfter, readValues, uniqueName, valuesOf, waitFor } from './browser-helpers.js'
 
@@ -89,31 +89,9 @@ describe('mesh > browser peers over WebRTC', () => {
       'browser A to announce a WebRTC address through the relay',
     )
     expect(rtcAddr).toContain(relay!.peerId)
-    // The mesh dialers may be dialing each other meanwhile: of crossing connections the one the
-    // lower peer id opened stays. So the lower one dials (a new connection even if one is up):
-    // once its own connection is the only direct one, the pair has settled. Without that dial, a
-    // lone connection opened by the higher id stays when the lower one's mesh dial failed.
-    const [lower, higher] = a.peer.peerId < b.peer.peerId ? [a, b] : [b, a]
-    const higherAddr = await waitFor(
-      () => higher.peer.addresses().find((addr) => addr.includes('/p2p-circuit/webrtc')),
-      'a WebRTC address of the browser with the higher peer id',
-    )
-    const directFromLower = () =>
-      lower.peer.node
-        .getConnections(higher.peer.node.peerId)
-        .filter((c) => c.limits === undefined && c.direction === 'outbound' && c.status === 'open')
-    for (let attempt = 1; attempt <= 3 && directFromLower().length === 0; attempt++) {
-      await lower.peer.node
-        .dial(multiaddr(higherAddr), { force: true, signal: AbortSignal.timeout(15_000) })
-        .catch(() => {})
-    }
     // A direct WebRTC connection: not the relayed (limited) one used to set it up; settled, i.e.
     // the one the lower peer id opened (a crossing one may otherwise close under the first read).
-    const kept = b.peer.peerId < a.peer.peerId ? 'outbound' : 'inbound'
-    const direct = await waitFor(() => {
-      const open = b.peer.node.getConnections(a.peer.node.peerId).filter((c) => c.limits === undefined)
-      return open.length === 1 && open[0]!.status === 'open' && open[0]!.direction === kept && open[0]!
-    }, 'one direct WebRTC connection between B and A')
+    const direct = await settleDirectConnection(b, a)
     expect(direct.remoteAddr.toString()).toContain('/webrtc')
     expect(direct.remotePeer.equals(a.peer.node.peerId)).toBe(true)
 
