@@ -17,7 +17,8 @@ const DIAL_ATTEMPTS = 3
 const DIAL_TIMEOUT_MS = 15_000
 const SETTLE_TIMEOUT_MS = 30_000
 
-async function poll<T>(fn: () => T | undefined | false, what: string, timeoutMs: number): Promise<T> {
+/** Polls `fn` every 50 ms until it returns something other than undefined/false, or fails after `timeoutMs`. */
+export async function waitFor<T>(fn: () => T | undefined | false, what: string, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
     const value = fn()
@@ -30,7 +31,7 @@ async function poll<T>(fn: () => T | undefined | false, what: string, timeoutMs:
 /** The one direct connection `from` has to `to` once settled (opened by the lower peer id). */
 export async function settleDirectConnection(from: BrowserPeer, to: BrowserPeer): Promise<Connection> {
   const [lower, higher] = from.peer.peerId < to.peer.peerId ? [from, to] : [to, from]
-  const higherAddr = await poll(
+  const higherAddr = await waitFor(
     () => higher.peer.addresses().find((addr) => addr.includes('/p2p-circuit/webrtc')),
     'a WebRTC address of the browser with the higher peer id',
     SETTLE_TIMEOUT_MS,
@@ -45,7 +46,7 @@ export async function settleDirectConnection(from: BrowserPeer, to: BrowserPeer)
       .catch(() => {})
   }
   const kept = from === lower ? 'outbound' : 'inbound'
-  return poll(
+  return waitFor(
     () => {
       const direct = from.peer.node.getConnections(to.peer.node.peerId).filter((c) => c.limits === undefined)
       return direct.length === 1 && direct[0]!.status === 'open' && direct[0]!.direction === kept && direct[0]!

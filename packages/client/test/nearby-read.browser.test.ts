@@ -9,7 +9,7 @@ import { deleteIdbDatabase } from '@tributary/log/idb'
 import { type BrowserPeer, createBrowserPeer, PeerDatabase } from '@tributary/mesh/browser'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { commands } from 'vitest/browser'
-import { settleDirectConnection } from '../../../test/helpers/direct-connection.ts'
+import { settleDirectConnection, waitFor } from '../../../test/helpers/direct-connection.ts'
 import { Tributary } from '../src/index.js'
 
 declare module 'vitest/browser' {
@@ -21,17 +21,6 @@ declare module 'vitest/browser' {
 
 function uniqueName(prefix: string): string {
   return `${prefix}-${Date.now().toString(36)}-${Math.floor(Math.random() * 1e9).toString(36)}`
-}
-
-/** Polls `fn` every 50 ms until it returns something other than undefined/false, or fails after `timeoutMs`. */
-async function waitFor<T>(fn: () => T | undefined | false, what: string, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline) {
-    const value = fn()
-    if (value !== undefined && value !== false) return value
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
 }
 
 describe('client > in the browser > reading from a nearby browser', () => {
