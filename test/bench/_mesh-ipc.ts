@@ -4,7 +4,7 @@
  * waits for the answer; one question is outstanding at a time. It ends by sending its result.
  */
 import type { FailoverResult } from './_mesh-failover.ts'
-import type { CpuSeconds, LatencyResult, ProduceResult, RawResult } from './_peer-phases.ts'
+import type { LatencyResult, ProduceResult, RawResult } from './_peer-phases.ts'
 
 export const PHASES = ['raw', 'acks-all', 'acks-1', 'latency', 'failover'] as const
 export type Phase = (typeof PHASES)[number]
@@ -33,8 +33,8 @@ export interface MeshProducerOutput {
   }
   /** Leader of each partition when the topic was ready (peer ids). */
   leaders: string[]
-  /** Each raw stream run, with the CPU it took and the bytes moved, its 64 MiB warm-up included. */
-  raw: Array<RawResult & { cpu: CpuSeconds; bytesWithWarmup: number }>
+  /** Each raw stream run, with the CPU it took (its 64 MiB warm-up excluded). */
+  raw: RawResult[]
   acksAll?: ProduceResult
   acks1?: ProduceResult
   /** `requestsPerSend`: produce requests the SDK sent per send (warm-up included; below 1 when sends merged). */

@@ -31,7 +31,6 @@ import {
 } from './_mesh-ipc.ts'
 import { LeaderRouter } from './_mesh-router.ts'
 import {
-  cpuMeter,
   encodeRing,
   KEY_BYTES,
   LATENCY_RECORDS_PER_S,
@@ -40,7 +39,6 @@ import {
   producePhase,
   progress,
   RAW_CHUNK_BYTES,
-  RAW_WARMUP_BYTES,
   rawPhase,
   setProgressName,
   THROUGHPUT_BATCH_RECORDS,
@@ -110,13 +108,6 @@ async function createTopic(router: LeaderRouter, partitions: number): Promise<vo
 async function catchUp(router: LeaderRouter, partitions: number): Promise<void> {
   const [probe] = encodeRing(1)
   await Promise.all(Array.from({ length: partitions }, (_, p) => router.produce(p, -1, probe!)))
-}
-
-/** The raw stream phase, with the CPU every process used for it (warm-up included). */
-async function rawRun(ctx: PhaseContext): Promise<MeshProducerOutput['raw'][number]> {
-  const cpu = cpuMeter(ctx)
-  const result = await rawPhase(ctx)
-  return { ...result, cpu: cpu(), bytesWithWarmup: result.bytes + RAW_WARMUP_BYTES }
 }
 
 /**
@@ -221,7 +212,7 @@ async function main(): Promise<void> {
         output.latency = await sdkLatency(acksAll, args)
         continue
       }
-      if (phase === 'raw') output.raw.push(await rawRun(ctx))
+      if (phase === 'raw') output.raw.push(await rawPhase(ctx))
       else if (phase === 'acks-all') output.acksAll = await producePhase(acksAll)
       else if (phase === 'acks-1') output.acks1 = await producePhase(acks1)
       else {

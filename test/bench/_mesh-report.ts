@@ -90,7 +90,7 @@ export function report(output: MeshProducerOutput, complete: boolean, names: Map
       unit: 'MiB/s',
       reference: `${rawPair}, 1 perf stream; runs ${runs}`,
     })
-    const bytes = output.raw.reduce((a, r) => a + r.bytesWithWarmup, 0)
+    const bytes = output.raw.reduce((a, r) => a + r.bytes, 0)
     const cpu = output.raw.reduce(
       (a, r) => ({ producer: a.producer + r.cpu.producer, peer: add(a.peer, r.cpu.peer), others: undefined }),
       { producer: 0, peer: 0 } as CpuSeconds,

@@ -93,6 +93,8 @@ export interface RawResult {
   bytes: number
   seconds: number
   mbPerSec: number
+  /** CPU every process used while `bytes` moved (warm-up excluded). */
+  cpu: CpuSeconds
 }
 
 export interface ProduceResult {
@@ -259,9 +261,10 @@ export async function rawPhase(ctx: PhaseContext): Promise<RawResult> {
   const peer = multiaddr(ctx.address)
   progress(`raw stream: 64 MiB warm-up, then ${fmt(sendBytes / MIB)} MiB in ${RAW_CHUNK_BYTES / 1024} KiB sends`)
   await measureStreamThroughput(ctx.node, peer, { sendBytes: RAW_WARMUP_BYTES, chunkBytes: RAW_CHUNK_BYTES })
+  const cpu = cpuMeter(ctx)
   const result = await measureStreamThroughput(ctx.node, peer, { sendBytes, chunkBytes: RAW_CHUNK_BYTES })
   progress(`raw stream: ${result.mbPerSec.toFixed(1)} MiB/s`)
-  return { bytes: result.bytes, seconds: result.seconds, mbPerSec: result.mbPerSec }
+  return { bytes: result.bytes, seconds: result.seconds, mbPerSec: result.mbPerSec, cpu: cpu() }
 }
 
 /** Creates the topic (or reuses it) and waits until every partition takes produce requests. */

@@ -13,6 +13,8 @@ export interface RawWriteResult {
   seconds: number
   /** Bytes / 2^20 per second, fdatasync included. */
   mibPerSecond: number
+  /** CPU seconds (user + system) this process spent on it; measured by measurePageCacheWrite only. */
+  cpuSeconds?: number
 }
 
 export async function measureRawWrite(dir: string, blockBytes = 1 << 20, count = 1024): Promise<RawWriteResult> {
@@ -43,7 +45,7 @@ export async function measureRawWrite(dir: string, blockBytes = 1 << 20, count =
  * What a peer's acks=1 appends meet: writes into the page cache of a fresh file, `blockBytes` at a
  * time with synchronous writes as the log's segment appends do, and no fdatasync. On a VM this
  * is the cost of taking new pages from the host as much as of copying, and it varies from run to
- * run; the peer benchmark prints it next to its produce figure.
+ * run; the peer benchmark prints it, and its CPU per MiB, next to its produce figure.
  */
 export async function measurePageCacheWrite(
   dir: string,
@@ -55,12 +57,15 @@ export async function measurePageCacheWrite(
   const fd = openSync(file, 'w')
   try {
     const started = performance.now()
+    const cpuStarted = process.cpuUsage()
     for (let at = 0; at < totalBytes; at += blockBytes) {
       let done = 0
       while (done < blockBytes) done += writeSync(fd, block, done, blockBytes - done, at + done)
     }
     const seconds = (performance.now() - started) / 1000
-    return { bytes: totalBytes, seconds, mibPerSecond: totalBytes / 2 ** 20 / seconds }
+    const cpu = process.cpuUsage(cpuStarted)
+    const cpuSeconds = (cpu.user + cpu.system) / 1e6
+    return { bytes: totalBytes, seconds, mibPerSecond: totalBytes / 2 ** 20 / seconds, cpuSeconds }
   } finally {
     closeSync(fd)
     await rm(file, { force: true })

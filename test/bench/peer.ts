@@ -19,6 +19,8 @@
  * storage side of an acks=1 produce; on a VM its cost varies from run to run with how the host
  * backs new pages). The produce row also reports the peer's CPU per MiB and how much of the phase
  * its main thread ran and waited for a core (/proc schedstat), to tell a slow peer from a busy machine.
+ * "produce ceiling" is what this machine's cores allow an acks=1 produce with no cost beyond the raw
+ * stream's CPU per MiB and the page-cache write's (see produceCeiling).
  * `--seconds` (default 10) scales phases 2 and 4 and the raw upload. `--profile DIR` runs both
  * processes under `--cpu-prof` and prints their top self-time functions. MiB = 2^20 bytes.
  */
@@ -29,7 +31,7 @@ import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startPeerProcess, stopAll, waitFor } from '../helpers/peer-process.ts'
 import { topSelfTime } from './_cpu-profile.ts'
-import type { CpuSeconds } from './_peer-phases.ts'
+import type { CpuSeconds, RawResult } from './_peer-phases.ts'
 import type { ProducerOutput } from './_peer-producer.ts'
 import { measurePageCacheWrite, type RawWriteResult } from './_raw-write.ts'
 import { printTable, type Row, writeResults } from './report.ts'
@@ -157,14 +159,33 @@ const round2 = (n: number): number => Math.round(n * 100) / 100
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US')
 const mark = (ok: boolean): string => (ok ? 'met' : 'MISSED')
 
+/**
+ * The most an acks=1 produce could move on this machine, whatever the code: each byte crosses the
+ * stream (at least what the raw stream cost both processes per MiB) and is written into the page
+ * cache of a new file (what the page-cache write cost per MiB), and both processes share this
+ * machine's cores. Undefined when a CPU figure is missing (no /proc).
+ */
+function produceCeiling(
+  raw: RawResult,
+  write: RawWriteResult,
+): { mbPerS: number; cores: number; rawMsPerMiB: number; writeMsPerMiB: number } | undefined {
+  if (raw.cpu.peer === undefined || write.cpuSeconds === undefined) return undefined
+  const rawMsPerMiB = (1000 * (raw.cpu.producer + raw.cpu.peer)) / (raw.bytes / MIB)
+  const writeMsPerMiB = (1000 * write.cpuSeconds) / (write.bytes / MIB)
+  const cores = os.availableParallelism()
+  return { mbPerS: (1000 * cores) / (rawMsPerMiB + writeMsPerMiB), cores, rawMsPerMiB, writeMsPerMiB }
+}
+
 /** Prints the table and writes bench-results/peer.json. */
 function report(output: ProducerOutput, pageCacheWrite: RawWriteResult): void {
   const { produce, fetch, latency, config } = output
   if (produce === undefined || fetch === undefined || latency === undefined || output.raw.length === 0) {
     throw new Error('the producer skipped a phase')
   }
-  const raw = Math.max(...output.raw.map((r) => r.mbPerSec))
+  const best = output.raw.reduce((a, r) => (r.mbPerSec > a.mbPerSec ? r : a))
+  const raw = best.mbPerSec
   const producePct = (100 * produce.mbPerS) / raw
+  const ceiling = produceCeiling(best, pageCacheWrite)
   const met = {
     produce: produce.recordsPerS >= TARGETS.produceRecordsPerS,
     producePct: producePct >= TARGETS.producePctOfRaw,
@@ -207,6 +228,19 @@ function report(output: ProducerOutput, pageCacheWrite: RawWriteResult): void {
       unit: 'MiB/s',
       reference: `this machine, after the run: ${fmt(pageCacheWrite.bytes / MIB)} MiB into a new file in 128 KiB writes, no fsync`,
     },
+    ...(ceiling === undefined
+      ? []
+      : [
+          {
+            metric: 'produce ceiling',
+            value: round2(ceiling.mbPerS),
+            unit: 'MiB/s',
+            reference:
+              `${((100 * ceiling.mbPerS) / raw).toFixed(0)}% of raw: ${ceiling.cores} cores ÷ (raw stream ` +
+              `${ceiling.rawMsPerMiB.toFixed(2)} + page-cache write ${ceiling.writeMsPerMiB.toFixed(2)} ms CPU per MiB); ` +
+              `produce reached ${((100 * produce.mbPerS) / ceiling.mbPerS).toFixed(0)}% of it`,
+          },
+        ]),
     ...(produce.cpu.peer === undefined
       ? []
       : [
@@ -275,6 +309,15 @@ function report(output: ProducerOutput, pageCacheWrite: RawWriteResult): void {
     fetch_mb_per_s: round2(fetch.mbPerS),
     raw_stream_mb_per_s: round2(raw),
     page_cache_write_mb_per_s: round2(pageCacheWrite.mibPerSecond),
+    ...(ceiling === undefined
+      ? {}
+      : {
+          raw_stream_cpu_ms_per_mb: round2(ceiling.rawMsPerMiB),
+          page_cache_write_cpu_ms_per_mb: round2(ceiling.writeMsPerMiB),
+          produce_ceiling_mb_per_s: round2(ceiling.mbPerS),
+          produce_ceiling_pct_of_raw: round2((100 * ceiling.mbPerS) / raw),
+          machine_cores: ceiling.cores,
+        }),
     raw_stream_before_mb_per_s: round2(output.raw[0]!.mbPerSec),
     raw_stream_after_mb_per_s: round2(output.raw.at(-1)!.mbPerSec),
     latency_p50_ms: round2(latency.p50),
