@@ -83,8 +83,9 @@ export interface CpuSeconds {
   /**
    * The peer's main thread (one peer only; undefined without /proc or schedstats): seconds it ran,
    * and seconds it was ready to run but waited for a core. The main thread runs everything a
-   * produce needs except GC helpers and fsync, so `running` near the phase's length means the
-   * peer's JavaScript is the limit, and `waiting` is what the other processes on these cores cost it.
+   * produce needs except GC helpers, fsync and segment writes over 64 KiB (libuv's pool), so
+   * `running` near the phase's length means the peer's JavaScript is the limit, and `waiting` is
+   * what the other threads and processes on these cores cost it.
    */
   peerMainThread?: { running: number; waiting: number }
 }

@@ -358,6 +358,8 @@ function report(output: ProducerOutput, pageCacheWrite: RawWriteResult): void {
     latency_s: round2(latency.seconds),
     ...cpuFigures('latency', latency.cpu),
     raw_stream_bytes: output.raw[0]!.bytes,
+    raw_stream_s: round2(best.seconds),
+    ...cpuFigures('raw_stream', best.cpu),
     raw_stream_chunk_bytes: config.rawChunkBytes,
     produce_target_met: met.produce && met.producePct,
     fetch_target_met: met.fetch,

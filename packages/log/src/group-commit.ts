@@ -1,11 +1,20 @@
+import type { CheckedAppend } from './batch-validation.js'
+import type { LogConfig } from './config.js'
 import type { SerialQueue } from './lock.js'
 import type { AppendResult, LeaderAppendOptions } from './types.js'
 
-/** A leader append waiting for the writer; bounded by callers' own in-flight limits (the RPC layer's). */
-export interface PendingLeaderAppend {
+/** A leader append as called: its batches, already being checked (see Log.appendAsLeader). */
+export interface LeaderAppendRequest {
   bytes: Uint8Array
   epoch: number
   options: LeaderAppendOptions
+  /** `bytes` checked against `checkedWith`, the log's config when the append was called. */
+  checked: Promise<CheckedAppend>
+  checkedWith: LogConfig
+}
+
+/** A leader append waiting for the writer; bounded by callers' own in-flight limits (the RPC layer's). */
+export interface PendingLeaderAppend extends LeaderAppendRequest {
   resolve: (result: AppendResult) => void
   reject: (err: unknown) => void
   /** The barrier when it was called: it may only share a write with appends of the same barrier. */
@@ -34,10 +43,10 @@ export class GroupCommitQueue {
     private readonly onUnexpected: (err: unknown) => void,
   ) {}
 
-  append(bytes: Uint8Array, epoch: number, options: LeaderAppendOptions): Promise<AppendResult> {
+  append(request: LeaderAppendRequest): Promise<AppendResult> {
     return new Promise<AppendResult>((resolve, reject) => {
       const startsGroup = this.pending.length === 0 || this.pending.at(-1)!.barrier !== this.barrier
-      this.pending.push({ bytes, epoch, options, resolve, reject, barrier: this.barrier })
+      this.pending.push({ ...request, resolve, reject, barrier: this.barrier })
       if (startsGroup) this.schedule(this.barrier)
     })
   }

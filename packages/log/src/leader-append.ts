@@ -26,7 +26,7 @@ export interface PlannedGroup {
 
 /**
  * Decides the appends of one group commit, in call order, before anything is written: the
- * leader-epoch fence, batch validation, then idempotence — a retry is answered with the
+ * leader-epoch fence, batch validation (done on arrival, see Log.appendAsLeader), then idempotence — a retry is answered with the
  * original offsets instead of being appended, and is found even when the original is an
  * earlier append of the same group. Only then are offsets stamped into the bytes, so a
  * retry's bytes (possibly the very buffer of the original) are never touched. A failed append
@@ -47,9 +47,13 @@ export async function planLeaderGroup(group: PendingLeaderAppend[], ctx: LeaderG
       if (epoch < latestEpoch) {
         throw new FencedLeaderEpochError(`${ctx.name}: epoch ${epoch} is older than the log's ${latestEpoch}`)
       }
-      const checked = await checkLeaderAppend(request.bytes, ctx.name, ctx.config, {
-        allowControl: request.options.allowControl === true,
-      })
+      // Checked on arrival; again only if the config changed since (e.g. max.message.bytes lowered).
+      const checked =
+        request.checkedWith === ctx.config
+          ? await request.checked
+          : await checkLeaderAppend(request.bytes, ctx.name, ctx.config, {
+              allowControl: request.options.allowControl === true,
+            })
       let duplicate: DuplicateAppend | undefined
       try {
         duplicate = check.check(checked.producers)

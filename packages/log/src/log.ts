@@ -1,5 +1,11 @@
 import { OffsetOutOfRangeError } from '@tributary/wire'
-import { appendResult, readEpoch, type ValidatedAppend, validateFollowerAppend } from './batch-validation.js'
+import {
+  appendResult,
+  checkLeaderAppend,
+  readEpoch,
+  type ValidatedAppend,
+  validateFollowerAppend,
+} from './batch-validation.js'
 import { runCompaction } from './compaction.js'
 import { compacts, type LogConfig, resolveLogConfig, validateLogConfig } from './config.js'
 import { FlushPolicy } from './flush-policy.js'
@@ -111,7 +117,12 @@ export class Log extends LogView implements PartitionLog {
   }
 
   appendAsLeader(batches: Uint8Array, leaderEpoch: number, options: LeaderAppendOptions = {}): Promise<AppendResult> {
-    return this.appends.append(batches, leaderEpoch, options)
+    // The check (CRC, records, limits) needs no log state, so it runs now, while an earlier group
+    // may be being written, rather than in the writer's turn, where it would hold up the next write.
+    const checkedWith = this.cfg
+    const checked = checkLeaderAppend(batches, this.name, checkedWith, { allowControl: options.allowControl === true })
+    checked.catch(() => {}) // a failed check is this append's answer, given in order by the group commit
+    return this.appends.append({ bytes: batches, epoch: leaderEpoch, options, checked, checkedWith })
   }
 
   /** Any change other than a leader append: queued in call order with the appends (see GroupCommitQueue). */

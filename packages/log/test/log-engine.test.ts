@@ -1,7 +1,7 @@
 import { LeaderEpochCache, openLog, resolveLogConfig } from '@tributary/log'
 import { MemoryStore } from '@tributary/log/memory'
 import { batchOf, FakeClock, numbered } from '@tributary/test-utils'
-import { CorruptRecordError, InvalidConfigError } from '@tributary/wire'
+import { CorruptRecordError, InvalidConfigError, RecordTooLargeError } from '@tributary/wire'
 import { describe, expect, it } from 'vitest'
 
 /** A memory store that counts flushes, to observe the flush policy. */
@@ -229,6 +229,21 @@ describe('log > group commit', () => {
       { epoch: 2, startOffset: 0 },
       { epoch: 3, startOffset: 1 },
     ])
+    await log.close()
+  })
+
+  it('judges an append by the config in force when its group is written, not when it was called', async () => {
+    const log = await openLog({ name: 't-0', store: new MemoryStore() })
+    const small = batchOf(numbered(1))
+    const large = batchOf(numbered(50))
+    // Both are checked on arrival against the default limit and pass; the limit drops before their
+    // group is written (the writer's turn comes on a later microtask), so the large one must fail.
+    const calls = [log.appendAsLeader(small, 0), log.appendAsLeader(large, 0)]
+    log.updateConfig({ maxMessageBytes: large.length - 1 })
+    const outcomes = await Promise.allSettled(calls)
+    expect(outcomes[0]).toMatchObject({ status: 'fulfilled', value: { firstOffset: 0 } })
+    expect(outcomes[1]).toMatchObject({ status: 'rejected', reason: expect.any(RecordTooLargeError) })
+    expect(log.logEndOffset).toBe(1)
     await log.close()
   })
 

@@ -14,7 +14,7 @@ const MIN_BATCH_LENGTH = 49
 /** Extra bytes read past `maxBytes` so the batch holding the offset is usually in the first read. */
 const READ_SLACK = 64 * 1024
 /**
- * Transfers up to this size use synchronous positioned I/O on the event loop; larger ones go to
+ * Transfers up to these sizes use synchronous positioned I/O on the event loop; larger ones go to
  * libuv's thread pool. Why: a small `pwrite`/`pread` against the page cache costs ~3 µs of CPU,
  * while the same call through the thread pool costs ~55 µs on this project's 2-core VM (two
  * futex hand-offs and an eventfd wake-up; measured with fs.writev vs writevSync of 1.4 KB), and
@@ -22,7 +22,16 @@ const READ_SLACK = 64 * 1024
  * cache on its request threads and leaves durability to fsync, which stays asynchronous here.
  * The cost: a read that misses the page cache blocks the loop for one disk read of ≤ 1 MiB.
  */
-const SYNC_IO_MAX_BYTES = 1024 * 1024
+const SYNC_READ_MAX_BYTES = 1024 * 1024
+/**
+ * Writes are held lower: filling fresh page-cache pages costs 0.4–2.4 ms of CPU per MiB on that VM
+ * (depending on how the host backs new pages), so a produce of one 1,000-record batch (~126 KB)
+ * and a group commit of several are written on a pool thread while the event loop reads and
+ * checks the next ones. Measured with `npm run bench -- peer`: at 1 MiB the peer's main thread
+ * ran 82–86% of the produce phase and was the limit; at 128 KiB it ran ~60%, and 64 KiB gave
+ * 3–6% more produce than 128 KiB in alternating runs.
+ */
+const SYNC_WRITE_MAX_BYTES = 64 * 1024
 
 export interface BatchHeaderView {
   baseOffset: number
@@ -144,7 +153,7 @@ export class Segment {
     while (done < buf.length) {
       const want = buf.length - done
       const bytesRead =
-        want <= SYNC_IO_MAX_BYTES
+        want <= SYNC_READ_MAX_BYTES
           ? readSync(handle.fd, buf, done, want, position + done)
           : (await handle.read(buf, done, want, position + done)).bytesRead
       if (bytesRead === 0) break
@@ -162,7 +171,7 @@ export class Segment {
     while (written < total) {
       const rest = remaining(buffers, written)
       const bytesWritten =
-        total - written <= SYNC_IO_MAX_BYTES
+        total - written <= SYNC_WRITE_MAX_BYTES
           ? writevSync(handle.fd, rest, this.size + written)
           : (await handle.writev(rest, this.size + written)).bytesWritten
       if (bytesWritten <= 0) throw new Error(`no progress writing segment ${this.baseOffset}`)
