@@ -156,8 +156,8 @@ export function progress(msg: string): void {
 
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US')
 
-/** Clock ticks (USER_HZ, 100 on every Linux architecture Node supports) from a /proc file, or undefined. */
-function ticks(file: string, pick: (text: string) => number): number | undefined {
+/** What `pick` finds in a /proc file, or undefined (no /proc, or the process is gone). */
+function readProc<T>(file: string, pick: (text: string) => T): T | undefined {
   try {
     return pick(readFileSync(file, 'utf8'))
   } catch {
@@ -165,26 +165,26 @@ function ticks(file: string, pick: (text: string) => number): number | undefined
   }
 }
 
-/** user + system ticks of a process: the 14th and 15th fields of /proc/<pid>/stat. */
+/**
+ * user + system clock ticks of a process (USER_HZ, 100 on every Linux architecture Node supports):
+ * the 14th and 15th fields of /proc/<pid>/stat.
+ */
 const processTicks = (pid: number): number | undefined =>
-  ticks(`/proc/${pid}/stat`, (stat) => {
+  readProc(`/proc/${pid}/stat`, (stat) => {
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
     return Number(fields[11]) + Number(fields[12])
   })
 
 /** Nanoseconds a thread ran and waited on a run queue: the first two fields of its /proc schedstat. */
 function threadSchedstat(pid: number): { running: number; waiting: number } | undefined {
-  try {
-    const [running, waiting] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').trim().split(' ').map(Number)
-    return Number.isFinite(running) && Number.isFinite(waiting) ? { running: running!, waiting: waiting! } : undefined
-  } catch {
-    return undefined
-  }
+  const [running, waiting] =
+    readProc(`/proc/${pid}/task/${pid}/schedstat`, (text) => text.trim().split(' ').map(Number)) ?? []
+  return Number.isFinite(running) && Number.isFinite(waiting) ? { running: running!, waiting: waiting! } : undefined
 }
 
 /** Busy ticks of the whole machine: the first line of /proc/stat less idle and iowait. */
 const machineTicks = (): number | undefined =>
-  ticks('/proc/stat', (stat) => {
+  readProc('/proc/stat', (stat) => {
     const [user, nice, system, , , irq, softirq, steal] = stat.split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number)
     return user! + nice! + system! + irq! + softirq! + (steal ?? 0)
   })

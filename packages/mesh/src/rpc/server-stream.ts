@@ -229,10 +229,8 @@ export class ServerStream {
    * replies, each already in memory, and a reply still running is not waited for.
    */
   #reply(reply: Uint8ArrayList<ArrayBufferLike>): Promise<void> {
-    let batch = this.#replies
-    if (batch === undefined) {
-      batch = new Uint8ArrayList<ArrayBufferLike>()
-      const replies = batch
+    if (this.#replies === undefined) {
+      const replies = new Uint8ArrayList<ArrayBufferLike>()
       this.#replies = replies
       this.#repliesSent = endOfTick().then(() => {
         this.#replies = undefined
@@ -240,7 +238,7 @@ export class ServerStream {
         return this.#writer.write(replies)
       })
     }
-    batch.append(reply)
+    this.#replies.append(reply)
     return this.#repliesSent
   }
 
