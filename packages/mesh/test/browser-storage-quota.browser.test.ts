@@ -66,10 +66,13 @@ describe('mesh > browser peer > storage quota', () => {
     // quota it read up to 30 s earlier, so the amount needed is not known in advance.
     const produced: string[] = []
     const producer = mesh!.producer()
-    const filler = 'x'.repeat(1000)
+    // Random fillers: IndexedDB compresses what it stores, and a repeated filler would take
+    // megabytes of records to use up half a MiB of quota.
+    const filler = () =>
+      Array.from(crypto.getRandomValues(new Uint8Array(500)), (b) => b.toString(16).padStart(2, '0')).join('')
     const deadline = Date.now() + 60_000
     for (let round = 0; errors.length === 0 && Date.now() < deadline && round < 2000; round++) {
-      const values = Array.from({ length: 10 }, (_, i) => `${produced.length + i}:${filler}`)
+      const values = Array.from({ length: 10 }, (_, i) => `${produced.length + i}:${filler()}`)
       await producer.send({ topic, acks: 'all', messages: values.map((value) => ({ value })) })
       produced.push(...values)
       await new Promise((resolve) => setTimeout(resolve, 20))
