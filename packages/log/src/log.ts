@@ -205,6 +205,7 @@ export class Log extends LogView implements PartitionLog {
         this.ensureOpen()
         if (offset >= this.logEndOffset) return
         if (offset <= this.startOffset) return this.resetTo(offset, options)
+        await this.producerSnapshots.settle()
         await this.rw.exclusive(async () => {
           const index = this.segmentIndexFor(offset)
           const later = this.segments.slice(index + 1)
@@ -236,6 +237,7 @@ export class Log extends LogView implements PartitionLog {
   private async resetTo(offset: number, options: AbortOptions): Promise<void> {
     if (!Number.isSafeInteger(offset) || offset < 0)
       throw new OffsetOutOfRangeError(`${this.name}: cannot start at ${offset}`)
+    await this.producerSnapshots.settle()
     await this.rw.exclusive(async () => {
       await this.store.deleteSegments(
         this.segments.map((s) => s.baseOffset),
@@ -355,6 +357,7 @@ export class Log extends LogView implements PartitionLog {
   flush(options: AbortOptions = {}): Promise<void> {
     return this.mutate(async () => {
       this.ensureOpen()
+      await this.producerSnapshots.settle()
       await this.flushes.flushNow(options)
     })
   }
@@ -374,6 +377,7 @@ export class Log extends LogView implements PartitionLog {
         if (this.closed) return
         this.closed = true
         this.flushes.stop()
+        await this.producerSnapshots.settle()
         await this.rw.exclusive(async () => {
           let clean = false
           try {
@@ -399,6 +403,7 @@ export class Log extends LogView implements PartitionLog {
       this.cleaner.run(async () => {
         this.closed = true
         this.flushes.stop()
+        await this.producerSnapshots.settle()
         await this.rw.exclusive(() => this.store.destroy())
       }),
     )

@@ -131,7 +131,7 @@ export interface PartitionLog {
   epochEntries(): readonly EpochEntry[]
   /** KIP-595's end offset for an epoch, used to find where a follower diverges. */
   endOffsetForEpoch(epoch: number): EpochEndOffset
-  /** Makes everything appended so far durable, with the high watermark. */
+  /** Makes everything appended so far durable, with the high watermark and any producer-state snapshot under way. */
   flush(options?: AbortOptions): Promise<void>
   /** Applies `retention.ms` / `retention.bytes` (delete policy) and the log start offset. */
   applyRetention(options?: AbortOptions): Promise<RetentionResult>
@@ -220,6 +220,13 @@ export interface LogStore {
   writeMeta(entries: Record<string, string>, options?: AbortOptions & { durable?: boolean }): Promise<void>
   /** Makes all appended data durable. */
   flush(options?: AbortOptions): Promise<void>
+  /**
+   * Optional: makes the batches appended so far durable — their bytes only, not indexes or
+   * checkpoints, which recovery rebuilds — while appends and rolls go on: the one call a store
+   * must allow alongside changes. The engine never runs it beside a truncation, deletion or
+   * close. A store without it is flushed (`flush`) in the engine's write turn instead.
+   */
+  syncAppended?(options?: AbortOptions): Promise<void>
   /** Releases resources; with `clean`, records a clean shutdown so the next open skips recovery. */
   close(clean: boolean): Promise<void>
   /** Removes all data of this partition. */

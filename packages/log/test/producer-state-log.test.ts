@@ -7,12 +7,13 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type LogConfig, openLog } from '@tributary/log'
+import { type Log, type LogConfig, openLog } from '@tributary/log'
 import { openFsLog } from '@tributary/log/fs'
 import { emptyPartitionData, type MemoryPartitionData, MemoryStore } from '@tributary/log/memory'
 import { batchOf, FakeClock, numbered, readAll, recordingLogger } from '@tributary/test-utils'
 import { KafkaStorageError, OutOfOrderSequenceError } from '@tributary/wire'
 import { describe, expect, it } from 'vitest'
+import { decodeProducerSnapshot } from '../src/producer-snapshot.js'
 import { META_PRODUCERS } from '../src/producer-state-loader.js'
 
 const P = 1234
@@ -192,6 +193,7 @@ describe('log > fs > producer-state snapshot file', () => {
     try {
       const log = await openFsLog({ dir, name: 'p-0', config: { segmentBytes: 600 } })
       for (let seq = 0; seq < 40; seq += 2) await log.appendAsLeader(idem(seq, 2), 0)
+      await log.flush() // the last interval's snapshot may still be being stored
       const snapshot = await readFile(join(dir, META_PRODUCERS), 'utf8')
       log.setHighWatermark(10)
       await log.flush()
@@ -205,5 +207,107 @@ describe('log > fs > producer-state snapshot file', () => {
     } finally {
       await rm(dir, { recursive: true, force: true })
     }
+  })
+})
+
+/**
+ * A memory store that can sync its appended data alongside appends, as FsStore does, with that
+ * sync held until the test releases it (or failing, when told to).
+ */
+class SlowSyncStore extends MemoryStore {
+  syncs = 0
+  failNext = false
+  truncations = 0
+  private gate = Promise.withResolvers<void>()
+
+  async syncAppended(): Promise<void> {
+    this.syncs++
+    if (this.failNext) {
+      this.failNext = false
+      throw new KafkaStorageError('disk went away')
+    }
+    await this.gate.promise
+  }
+
+  release(): void {
+    this.gate.resolve()
+  }
+
+  override async truncate(...args: Parameters<MemoryStore['truncate']>) {
+    this.truncations++
+    return super.truncate(...args)
+  }
+}
+
+/** The offset of the producer-state snapshot `data` holds, or undefined. */
+function storedSnapshotOffset(data: MemoryPartitionData): number | undefined {
+  const body = data.meta[META_PRODUCERS]
+  return body === undefined ? undefined : decodeProducerSnapshot(body).offset
+}
+
+/** Appends 2-record batches from `seq` until `done()` holds; bounded. Returns the next sequence. */
+async function appendUntil(log: Log, seq: number, done: () => boolean): Promise<number> {
+  for (let i = 0; i < 100 && !done(); i++, seq += 2) await log.appendAsLeader(idem(seq, 2), 0)
+  expect(done()).toBe(true)
+  return seq
+}
+
+describe('log > producer-state snapshot off the append path', () => {
+  it('lets appends go on while its data syncs, then stores the state as of when it was taken', async () => {
+    const data = emptyPartitionData()
+    const store = new SlowSyncStore(data)
+    const log = await openLog({ name: 'p-0', store, config: { segmentBytes: 600 } })
+    const before = storedSnapshotOffset(data)
+    let seq = await appendUntil(log, 0, () => store.syncs === 1)
+    const takenAt = log.logEndOffset
+    // The sync is held: these appends would never finish if they waited for it.
+    seq = await appendUntil(log, seq, () => log.logEndOffset >= takenAt + 20)
+    expect(store.syncs).toBe(1) // one snapshot at a time
+    expect(storedSnapshotOffset(data)).toBe(before)
+    store.release()
+    await log.flush() // waits for the snapshot under way
+    expect(storedSnapshotOffset(data)).toBe(takenAt)
+    // The next interval starts another.
+    await appendUntil(log, seq, () => store.syncs === 2)
+    await log.close()
+    expect(storedSnapshotOffset(data)).toBe(log.logEndOffset)
+  })
+
+  it('holds a truncation until the snapshot under way is stored, so it never lands after the cut', async () => {
+    const data = emptyPartitionData()
+    const store = new SlowSyncStore(data)
+    const log = await openLog({ name: 'p-0', store, config: { segmentBytes: 600 } })
+    await appendUntil(log, 0, () => store.syncs === 1)
+    const takenAt = log.logEndOffset
+    const cut = takenAt - 4
+    const truncation = log.truncateTo(cut)
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve))
+    expect(store.truncations).toBe(0)
+    store.release()
+    await truncation
+    expect(store.truncations).toBe(1)
+    // The late snapshot (at takenAt) was stored first; the truncation then replaced it.
+    expect(storedSnapshotOffset(data)).toBe(cut)
+    expect(log.describeProducers()).toMatchObject([{ producerId: P, lastSequence: cut - 1 }])
+    await log.close()
+  })
+
+  it('logs a failed sync and retries with the next append', async () => {
+    const data = emptyPartitionData()
+    const store = new SlowSyncStore(data)
+    store.release()
+    store.failNext = true
+    const logger = recordingLogger()
+    const log = await openLog({ name: 'p-0', store, logger, config: { segmentBytes: 600 } })
+    const before = storedSnapshotOffset(data)
+    let seq = await appendUntil(log, 0, () => store.syncs === 1)
+    await log.flush()
+    expect(storedSnapshotOffset(data)).toBe(before)
+    expect(logger.lines.filter((l) => l.msg === 'producer-state snapshot failed; will retry')).toHaveLength(1)
+    seq = await appendUntil(log, seq, () => store.syncs === 2)
+    expect(store.syncs).toBe(2) // the very next append
+    await log.flush()
+    expect(storedSnapshotOffset(data)).toBe(log.logEndOffset)
+    await log.close()
   })
 })

@@ -314,6 +314,13 @@ export class FsStore implements LogStore {
     if (small) await writeCheckpoint(join(this.dir, META_FILE), JSON.stringify(this.meta), durable)
   }
 
+  async syncAppended(): Promise<void> {
+    // Pinned so a roll meanwhile cannot close it; anything that would cut or delete it first waits
+    // for this (the engine's contract). Data of earlier segments was made durable by their roll.
+    const segment = this.segments.at(-1)
+    if (segment !== undefined) await this.use(segment, () => segment.syncData())
+  }
+
   async flush(): Promise<void> {
     await this.segments.at(-1)?.sync()
     if (this.dirDirty) {

@@ -222,6 +222,11 @@ export class Segment {
     await Promise.all([this.log!.datasync(), this.indexFile!.datasync(), this.timeFile!.datasync()])
   }
 
+  /** Makes the log file's bytes durable, not its indexes; safe while appends continue. */
+  async syncData(): Promise<void> {
+    await this.handle().datasync()
+  }
+
   /**
    * Whole batches from the one holding `offset`, up to `maxBytes` (at least one). Walks
    * headers only; a header that makes no sense is handed to the engine, which rejects it.
