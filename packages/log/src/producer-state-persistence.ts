@@ -29,11 +29,12 @@ export interface ProducerStatePersistenceOptions {
  *
  * The interval's snapshot is made off the append path when the store can sync its appended
  * data alongside appends (`syncAppended`): the state is encoded in the append's turn, then the
- * data is synced and the snapshot written while later appends go on. Why: syncing 64 MiB of
- * fresh data takes 100–300 ms of disk writes on this project's VM, and in the write turn every
- * produce waited for it — `npm run bench -- peer` saw 14 such stalls in one produce phase. At
- * most one such snapshot is in flight; everything else that stores or cuts state (`settle`)
- * waits for it first, so a late snapshot never lands after a truncation or a newer one.
+ * data is synced and the snapshot written while later appends go on. Why: in the write turn,
+ * every produce waited while up to 64 MiB of fresh data went to disk — 14 times in one produce
+ * phase of `npm run bench -- peer`, with group writes of up to 75–91 ms; off that path the
+ * phase moved about 15% more (2-core VM). At most one such snapshot is in flight; everything
+ * else that stores or cuts state (`settle`) waits for it first, so a late snapshot never lands
+ * after a truncation or a newer one.
  */
 export class ProducerStatePersistence {
   /** Offset of the stored snapshot (the log start when there is none yet). */
