@@ -126,7 +126,6 @@ export class ProducerStatePersistence {
 
   /** The log was cut to `logEndOffset`: forget what went, and replace a snapshot that counted it. */
   async truncated(logEndOffset: number, options: AbortOptions): Promise<void> {
-    await this.settle()
     const forgotten = this.options.producers.truncateFrom(logEndOffset)
     if (forgotten > 0)
       this.options.logger.info({ partition: this.options.name, forgotten }, 'producers forgotten by truncation')
