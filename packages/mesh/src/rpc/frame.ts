@@ -93,7 +93,15 @@ export interface FrameDecoderInit {
  */
 export class FrameDecoder {
   readonly #maxPayloadBytes: number
-  readonly #buffer = new Uint8ArrayList()
+  /**
+   * Received chunks not yet returned, from `#head` on; the first of them from `#offset`. Kept by
+   * hand rather than in a Uint8ArrayList, whose getters allocate a view (and a DataView) per call:
+   * per request that added up, on both ends of every RPC (see deadlines.ts on why allocation matters).
+   */
+  #chunks: Uint8Array[] = []
+  #head = 0
+  #offset = 0
+  #buffered = 0
 
   constructor(init: FrameDecoderInit) {
     this.#maxPayloadBytes = init.maxPayloadBytes
@@ -101,27 +109,30 @@ export class FrameDecoder {
 
   /** Bytes received and not yet returned as a frame. */
   get bufferedBytes(): number {
-    return this.#buffer.byteLength
+    return this.#buffered
   }
 
   /** Accepts a chunk as libp2p delivers it: a Uint8Array or a Uint8ArrayList (any version, iterated). */
   push(chunk: Uint8Array | Iterable<Uint8Array>): void {
     if (chunk instanceof Uint8Array) {
-      if (chunk.byteLength > 0) this.#buffer.append(chunk)
+      this.#add(chunk)
       return
     }
-    for (const part of chunk) {
-      if (part.byteLength > 0) this.#buffer.append(part)
-    }
+    for (const part of chunk) this.#add(part)
+  }
+
+  #add(part: Uint8Array): void {
+    if (part.byteLength === 0) return
+    this.#chunks.push(part)
+    this.#buffered += part.byteLength
   }
 
   /** The next whole frame, or undefined if more bytes are needed. Throws FrameTooLargeError / InvalidFrameError. */
   next(): Frame | undefined {
-    const buffer = this.#buffer
-    if (buffer.byteLength < 4) return undefined
-    const length = buffer.getUint32(0)
-    const haveHeader = buffer.byteLength >= FRAME_HEADER_BYTES
-    const correlationId = haveHeader ? buffer.getUint32(4) : undefined
+    if (this.#buffered < 4) return undefined
+    const length = this.#u32(0)
+    const haveHeader = this.#buffered >= FRAME_HEADER_BYTES
+    const correlationId = haveHeader ? this.#u32(4) : undefined
     if (length < LENGTH_OVERHEAD) {
       throw new InvalidFrameError(`RPC frame length ${length} is shorter than its ${LENGTH_OVERHEAD}-byte header`)
     }
@@ -130,21 +141,91 @@ export class FrameDecoder {
       throw new FrameTooLargeError(payloadBytes, this.#maxPayloadBytes, correlationId)
     }
     if (!haveHeader || correlationId === undefined) return undefined
-    const kind = buffer.getUint8(8)
+    const kind = this.#byte(8)
     if (kind !== FrameKind.Request && kind !== FrameKind.Response && kind !== FrameKind.Error) {
       throw new InvalidFrameError(`RPC frame ${correlationId} has unknown kind ${kind}`)
     }
     const total = 4 + length
-    if (buffer.byteLength < total) return undefined
-    const payload = ownedPayload(buffer.subarray(FRAME_HEADER_BYTES, total))
-    buffer.consume(total)
-    return { correlationId, kind, payload }
+    if (this.#buffered < total) return undefined
+    return { correlationId, kind, payload: this.#take(total) }
   }
 
   /** Whether bytes of an unfinished frame are buffered (a stream ending now was torn mid-frame). */
   get hasPartialFrame(): boolean {
-    return this.#buffer.byteLength > 0
+    return this.#buffered > 0
   }
+
+  /** The big-endian u32 at `index` of the buffered bytes (index + 4 ≤ bufferedBytes). */
+  #u32(index: number): number {
+    const first = this.#chunks[this.#head]!
+    const at = this.#offset + index
+    if (at + 4 <= first.byteLength) return readU32(first, at)
+    return (
+      ((this.#byte(index) << 24) |
+        (this.#byte(index + 1) << 16) |
+        (this.#byte(index + 2) << 8) |
+        this.#byte(index + 3)) >>>
+      0
+    )
+  }
+
+  /** The byte at `index` of the buffered bytes (index < bufferedBytes; header bytes only, so few chunks are walked). */
+  #byte(index: number): number {
+    let at = this.#offset + index
+    for (let i = this.#head; i < this.#chunks.length; i++) {
+      const chunk = this.#chunks[i]!
+      if (at < chunk.byteLength) return chunk[at]!
+      at -= chunk.byteLength
+    }
+    throw new RangeError(`byte ${index} of ${this.#buffered} buffered`)
+  }
+
+  /** Removes the first `total` buffered bytes (one frame) and returns its payload (after the header). */
+  #take(total: number): Uint8Array {
+    const first = this.#chunks[this.#head]!
+    this.#buffered -= total
+    if (first.byteLength - this.#offset >= total) {
+      // The whole frame is in one chunk, the usual case: a view, no copy.
+      const payload = first.subarray(this.#offset + FRAME_HEADER_BYTES, this.#offset + total)
+      this.#offset += total
+      if (this.#offset === first.byteLength) this.#dropFirst()
+      return ownedPayload(payload)
+    }
+    const payload = new Uint8Array(total - FRAME_HEADER_BYTES)
+    let header = FRAME_HEADER_BYTES
+    let written = 0
+    let remaining = total
+    // Bounded by the chunks that hold this frame: each iteration uses up one of them or the rest of the frame.
+    while (remaining > 0) {
+      const chunk = this.#chunks[this.#head]!
+      const n = Math.min(chunk.byteLength - this.#offset, remaining)
+      const skip = Math.min(header, n)
+      payload.set(chunk.subarray(this.#offset + skip, this.#offset + n), written)
+      written += n - skip
+      header -= skip
+      remaining -= n
+      this.#offset += n
+      if (this.#offset === chunk.byteLength) this.#dropFirst()
+    }
+    return payload
+  }
+
+  #dropFirst(): void {
+    this.#head++
+    this.#offset = 0
+    if (this.#head === this.#chunks.length) {
+      this.#chunks = []
+      this.#head = 0
+    } else if (this.#head >= 1024 && this.#head * 2 >= this.#chunks.length) {
+      this.#chunks = this.#chunks.slice(this.#head)
+      this.#head = 0
+    }
+  }
+}
+
+/** The big-endian u32 at `offset` of `bytes`. */
+function readU32(bytes: Uint8Array, offset: number): number {
+  return ((bytes[offset]! << 24) | (bytes[offset + 1]! << 16) | (bytes[offset + 2]! << 8) | bytes[offset + 3]!) >>> 0
 }
 
 /**

@@ -22,7 +22,7 @@ import { RequestTimedOutError } from '@tributary/wire'
 import { Uint8ArrayList } from 'uint8arraylist'
 import { YAMUX_MAX_STREAM_WINDOW } from '../constants.js'
 import type { Logger } from '../logger.js'
-import { raceSignal } from './abort.js'
+import { type Deadline, DeadlineQueue } from './deadlines.js'
 import { encodeErrorPayload, isWireError, unknownServerError } from './error-payload.js'
 import { InvalidFrameError, RpcStreamClosedError } from './errors.js'
 import {
@@ -49,6 +49,12 @@ export interface ServerStreamConfig {
   stats: RpcServerStats
 }
 
+/** A request whose handler is running, or whose response is waiting to be handed to the stream. */
+interface Running extends Deadline {
+  readonly correlationId: number
+  readonly controller: AbortController
+}
+
 export class ServerStream {
   readonly #stream: Stream
   readonly #config: ServerStreamConfig
@@ -58,7 +64,9 @@ export class ServerStream {
   readonly #queue: Frame[] = []
   #queuedBytes = 0
   /** Running requests by correlation id; aborting one cancels its handler. */
-  readonly #running = new Map<number, AbortController>()
+  readonly #running = new Map<number, Running>()
+  /** Their handler deadlines, one timer for all (see DeadlineQueue). */
+  readonly #deadlines = new DeadlineQueue<Running>((running) => this.#onDeadline(running))
   #remoteEnded = false
   #closed = false
   /** True while inside `stream.resume()`, which delivers buffered data synchronously. */
@@ -175,22 +183,64 @@ export class ServerStream {
     }
   }
 
-  async #run(frame: Frame): Promise<void> {
+  #run(frame: Frame): void {
     const { correlationId } = frame
-    const { stats, handlerTimeoutMs, protocol, peerId, logger } = this.#config
-    const controller = new AbortController()
-    this.#running.set(correlationId, controller)
+    const { stats, handlerTimeoutMs, protocol, peerId, handler } = this.#config
+    const running: Running = {
+      correlationId,
+      controller: new AbortController(),
+      deadline: performance.now() + handlerTimeoutMs,
+      settled: false,
+    }
+    this.#running.set(correlationId, running)
+    this.#deadlines.add(running)
     stats.requests++
     stats.peakInFlight = Math.max(stats.peakInFlight, this.#running.size)
-    const timer = setTimeout(() => {
-      controller.abort(new RequestTimedOutError(`${protocol} handler did not finish within ${handlerTimeoutMs} ms`))
-    }, handlerTimeoutMs)
-
-    let reply: Uint8ArrayList<ArrayBufferLike>
+    let response: Promise<Payload>
     try {
-      const response = await raceSignal(this.#invoke(frame.payload, controller.signal), controller.signal)
-      reply = frameParts(correlationId, FrameKind.Response, response)
+      response = handler(frame.payload, { peerId, protocol, signal: running.controller.signal })
     } catch (err) {
+      response = Promise.reject(err)
+    }
+    // No await and no race promise: the request ends with whichever comes first of its handler
+    // settling, its deadline (#onDeadline) and the stream closing (#onClose); the others find it settled.
+    response.then(
+      (payload) => this.#answer(running, payload, undefined),
+      (err: unknown) => this.#answer(running, undefined, err ?? new Error('handler rejected')),
+    )
+  }
+
+  #onDeadline(running: Running): void {
+    const { protocol, handlerTimeoutMs } = this.#config
+    const reason = new RequestTimedOutError(`${protocol} handler did not finish within ${handlerTimeoutMs} ms`)
+    running.controller.abort(reason)
+    this.#respond(running, undefined, reason)
+  }
+
+  /** The handler settled: answer it, unless its deadline or the stream's end came first. */
+  #answer(running: Running, payload: Payload | undefined, err: unknown): void {
+    if (running.settled) return
+    this.#deadlines.settle(running)
+    this.#respond(running, payload, err)
+  }
+
+  /** Sends the response (or the error `err` stands for) and frees the request's slot once it is handed over. */
+  #respond(running: Running, payload: Payload | undefined, err: unknown): void {
+    const { correlationId } = running
+    const { stats, protocol, peerId, logger } = this.#config
+    if (this.#closed) {
+      this.#running.delete(correlationId)
+      return
+    }
+    let reply: Uint8ArrayList<ArrayBufferLike> | undefined
+    if (err === undefined) {
+      try {
+        reply = frameParts(correlationId, FrameKind.Response, payload!)
+      } catch (encodeErr) {
+        err = encodeErr
+      }
+    }
+    if (reply === undefined) {
       stats.errors++
       if (isWireError(err)) {
         logger.debug({ peer: peerId, protocol, code: err.code, err: err.message }, 'rpc handler answered an error')
@@ -199,26 +249,27 @@ export class ServerStream {
         logger.warn({ peer: peerId, protocol, err: String(err) }, 'rpc handler failed')
         reply = frameParts(correlationId, FrameKind.Error, encodeErrorPayload(unknownServerError(protocol)))
       }
-    } finally {
-      clearTimeout(timer)
     }
+    // The slot is held until the response is handed to the stream, so a peer that does not read its
+    // responses cannot make them pile up: at most maxInFlight replies are ever waiting to be written.
+    this.#reply(reply).then(
+      () => this.#replied(correlationId),
+      (sendErr: unknown) => {
+        if (!this.#closed) {
+          logger.warn(
+            { peer: peerId, protocol, err: (sendErr as Error).message },
+            'rpc response could not be sent; resetting stream',
+          )
+          this.abort(sendErr as Error)
+        }
+        this.#replied(correlationId)
+      },
+    )
+  }
 
-    try {
-      if (!this.#closed) await this.#reply(reply)
-    } catch (err) {
-      if (!this.#closed) {
-        logger.warn(
-          { peer: peerId, protocol, err: (err as Error).message },
-          'rpc response could not be sent; resetting stream',
-        )
-        this.abort(err as Error)
-      }
-    } finally {
-      // The slot is held until the response is handed to the stream, so a peer that does not read its
-      // responses cannot make them pile up: at most maxInFlight replies are ever waiting to be written.
-      this.#running.delete(correlationId)
-      if (!this.#closed) this.#dispatchQueued()
-    }
+  #replied(correlationId: number): void {
+    this.#running.delete(correlationId)
+    if (!this.#closed) this.#dispatchQueued()
   }
 
   /**
@@ -240,10 +291,6 @@ export class ServerStream {
     }
     this.#replies.append(reply)
     return this.#repliesSent
-  }
-
-  async #invoke(payload: Uint8Array, signal: AbortSignal): Promise<Payload> {
-    return this.#config.handler(payload, { peerId: this.#config.peerId, protocol: this.#config.protocol, signal })
   }
 
   #onEnd(): void {
@@ -279,7 +326,12 @@ export class ServerStream {
     this.#queue.length = 0
     this.#queuedBytes = 0
     const reason = new RpcStreamClosedError('rpc stream closed')
-    for (const controller of this.#running.values()) controller.abort(reason)
+    this.#deadlines.clear()
+    for (const running of [...this.#running.values()]) {
+      running.settled = true
+      running.controller.abort(reason)
+    }
+    this.#running.clear()
     this.#onDone(this)
   }
 }

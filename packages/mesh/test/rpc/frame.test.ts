@@ -52,6 +52,55 @@ describe('rpc > frame', () => {
     expect(byteByByte.bufferedBytes).toBe(0)
   })
 
+  it('decodes frames byte-exact from chunks cut at random places, frames starting and ending mid-chunk (seeded)', () => {
+    let seed = 0x5eed
+    const random = (n: number): number => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31
+      return seed % n
+    }
+    const payloads = Array.from({ length: 200 }, (_, i) =>
+      Uint8Array.from({ length: random(3) === 0 ? random(2000) : random(40) }, (_, j) => (i * 31 + j) & 0xff),
+    )
+    const stream = Buffer.concat(payloads.map((p, i) => encodeFrame(i + 1, FrameKind.Response, p)))
+    const decoder = new FrameDecoder({ maxPayloadBytes: 4096 })
+    const frames: Frame[] = []
+    for (let at = 0; at < stream.byteLength; ) {
+      const n = 1 + random(random(4) === 0 ? 5000 : 64)
+      // Node Buffers, as sockets deliver them; payloads must come out as plain Uint8Arrays.
+      decoder.push(stream.subarray(at, at + n))
+      at += n
+      frames.push(...drain(decoder))
+    }
+    expect(frames.map((f) => f.correlationId)).toEqual(payloads.map((_, i) => i + 1))
+    frames.forEach((f, i) => {
+      expect(Buffer.isBuffer(f.payload)).toBe(false)
+      expect(f.payload).toEqual(payloads[i])
+    })
+    expect(decoder.bufferedBytes).toBe(0)
+    expect(decoder.hasPartialFrame).toBe(false)
+  })
+
+  it('decodes two frames cut into three chunks at every pair of places', () => {
+    const stream = Buffer.concat([
+      encodeFrame(7, FrameKind.Request, new Uint8Array([1, 2, 3, 4, 5])),
+      encodeFrame(0x0a0b0c0d, FrameKind.Error, new Uint8Array([6, 7])),
+    ])
+    for (let a = 0; a <= stream.byteLength; a++) {
+      for (let b = a; b <= stream.byteLength; b++) {
+        const decoder = new FrameDecoder({ maxPayloadBytes: 16 })
+        const frames: Frame[] = []
+        for (const chunk of [stream.subarray(0, a), stream.subarray(a, b), stream.subarray(b)]) {
+          decoder.push(chunk)
+          frames.push(...drain(decoder))
+        }
+        expect(frames).toEqual([
+          { correlationId: 7, kind: FrameKind.Request, payload: new Uint8Array([1, 2, 3, 4, 5]) },
+          { correlationId: 0x0a0b0c0d, kind: FrameKind.Error, payload: new Uint8Array([6, 7]) },
+        ])
+      }
+    }
+  })
+
   it('accepts Uint8ArrayList-like chunks (any iterable of Uint8Array)', () => {
     const frame = encodeFrame(5, FrameKind.Request, new Uint8Array([1, 2, 3]))
     const decoder = new FrameDecoder({ maxPayloadBytes: 16 })

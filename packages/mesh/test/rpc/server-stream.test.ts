@@ -48,7 +48,7 @@ class StandInStream extends EventTarget {
   }
 }
 
-function serve(handler: RpcHandler, maxInFlight = 32): StandInStream {
+function serve(handler: RpcHandler, maxInFlight = 32, handlerTimeoutMs = 5000): StandInStream {
   const stream = new StandInStream()
   new ServerStream(
     stream as unknown as Stream,
@@ -58,7 +58,7 @@ function serve(handler: RpcHandler, maxInFlight = 32): StandInStream {
       handler,
       maxRequestBytes: 1024 * 1024,
       maxInFlight,
-      handlerTimeoutMs: 5000,
+      handlerTimeoutMs,
       drainTimeoutMs: 5000,
       logger: silentLogger,
       stats: createRpcServerStats(),
@@ -150,5 +150,44 @@ describe('rpc > server stream: starting requests and writing answers', () => {
     expect(stream.readStatus).toBe('readable')
     const ids = stream.sends.flatMap((bytes) => answers(bytes).map(([id]) => id))
     expect(ids.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7])
+  })
+
+  it('answers handlers past their deadline REQUEST_TIMED_OUT, aborts their signal and frees their slot', async () => {
+    const aborted: number[] = []
+    const stream = serve(
+      (payload, { signal }) => {
+        const id = payload[0]!
+        // Odd requests answer at once; even ones hang until their signal aborts, then answer late.
+        if (id % 2 === 1) return Promise.resolve(payload)
+        return new Promise((resolve) =>
+          signal.addEventListener('abort', () => {
+            aborted.push(id)
+            resolve(payload)
+          }),
+        )
+      },
+      2,
+      50,
+    )
+    for (let id = 1; id <= 6; id++) stream.deliver(request(id))
+    const frames = (): Array<[number, number]> =>
+      stream.sends.flatMap((bytes) => {
+        const decoder = new FrameDecoder({ maxPayloadBytes: 1024 })
+        decoder.push(bytes)
+        const out: Array<[number, number]> = []
+        for (let frame = decoder.next(); frame !== undefined; frame = decoder.next()) {
+          out.push([frame.correlationId, frame.kind])
+        }
+        return out
+      })
+    // With two slots, requests 4 and 6 only start once 2 and then 4 timed out and freed theirs.
+    await waitFor(() => frames().length === 6, { timeoutMs: 10_000 })
+    const byId = new Map(frames())
+    for (const id of [1, 3, 5]) expect(byId.get(id)).toBe(FrameKind.Response)
+    for (const id of [2, 4, 6]) expect(byId.get(id)).toBe(FrameKind.Error)
+    expect(aborted.sort()).toEqual([2, 4, 6])
+    // The late answers of the aborted handlers were not sent a second time.
+    await endOfPass()
+    expect(frames()).toHaveLength(6)
   })
 })
