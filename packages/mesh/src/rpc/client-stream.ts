@@ -3,8 +3,10 @@
  * decoding of responses. Owned by RpcClient, which opens a new one when this one ends.
  */
 import type { Stream } from '@libp2p/interface'
+import { RequestTimedOutError } from '@tributary/wire'
 import type { Logger } from '../logger.js'
 import { abortReason } from './abort.js'
+import { type Deadline, DeadlineQueue } from './deadlines.js'
 import { decodeErrorPayload } from './error-payload.js'
 import { FrameTooLargeError, InvalidFrameError, RpcStreamClosedError } from './errors.js'
 import { FrameDecoder, FrameKind, frameParts, type Payload } from './frame.js'
@@ -18,9 +20,29 @@ export interface ClientStreamConfig {
   logger: Logger
 }
 
-interface Pending {
-  resolve: (payload: Uint8Array) => void
-  reject: (err: Error) => void
+export interface StreamRequestOptions {
+  /** Aborting it rejects the request with its reason and forgets its id. */
+  signal?: AbortSignal | undefined
+  /**
+   * Fails the request with REQUEST_TIMED_OUT this many milliseconds from now and forgets its id,
+   * without a timer of its own (the stream's DeadlineQueue serves every request).
+   */
+  timeoutMs?: number
+}
+
+/** A request sent (or queued to be) and not yet answered. One object per request, no closures of its own. */
+class Pending implements Deadline {
+  settled = false
+  onAbort: (() => void) | undefined
+
+  constructor(
+    readonly id: number,
+    readonly deadline: number,
+    readonly timeoutMs: number | undefined,
+    readonly resolve: (payload: Uint8Array) => void,
+    readonly reject: (err: Error) => void,
+    readonly signal: AbortSignal | undefined,
+  ) {}
 }
 
 const MAX_CORRELATION_ID = 0xffff_ffff
@@ -31,6 +53,7 @@ export class ClientStream {
   readonly #decoder: FrameDecoder
   readonly #writer: StreamWriter
   readonly #pending = new Map<number, Pending>()
+  readonly #deadlines = new DeadlineQueue<Pending>((pending) => this.#timedOut(pending))
   readonly #onClosed: (session: ClientStream) => void
   #nextId = 1
   #closed = false
@@ -65,32 +88,50 @@ export class ClientStream {
     return this.#pending.size
   }
 
-  /** Sends one request and settles with its response; `signal` abort rejects it and forgets its id. */
-  request(payload: Payload, signal: AbortSignal): Promise<Uint8Array> {
+  /**
+   * Sends one request and settles with its response. Aborting `signal` rejects it with the signal's
+   * reason, and `timeoutMs` passing rejects it with RequestTimedOutError; either way its id is forgotten
+   * (a late answer is dropped) and, if its turn to be written had not come, it is never sent.
+   */
+  request(payload: Payload, options: StreamRequestOptions = {}): Promise<Uint8Array> {
+    const { signal, timeoutMs } = options
     if (this.#closed) return Promise.reject(new RpcStreamClosedError(`${this.#config.protocol} stream is closed`))
-    if (signal.aborted) return Promise.reject(abortReason(signal))
+    if (signal?.aborted) return Promise.reject(abortReason(signal))
     const id = this.#allocateId()
     return new Promise<Uint8Array>((resolve, reject) => {
-      const onAbort = (): void => {
-        if (this.#pending.delete(id)) reject(abortReason(signal))
+      const deadline = timeoutMs === undefined ? Number.POSITIVE_INFINITY : performance.now() + timeoutMs
+      const pending = new Pending(id, deadline, timeoutMs, resolve, reject, signal)
+      this.#pending.set(id, pending)
+      this.#deadlines.add(pending)
+      if (signal !== undefined) {
+        pending.onAbort = () => this.#settle(pending, undefined, abortReason(signal))
+        signal.addEventListener('abort', pending.onAbort, { once: true })
       }
-      signal.addEventListener('abort', onAbort, { once: true })
-      this.#pending.set(id, {
-        resolve: (response) => {
-          signal.removeEventListener('abort', onAbort)
-          resolve(response)
-        },
-        reject: (err) => {
-          signal.removeEventListener('abort', onAbort)
-          reject(err)
-        },
-      })
-      this.#writer.write(frameParts(id, FrameKind.Request, payload), { signal }).catch((err: unknown) => {
-        if (signal.aborted) return // already rejected by onAbort; the frame was never sent
+      this.#writer.write(frameParts(id, FrameKind.Request, payload), { unless: pending }).catch((err: unknown) => {
+        if (pending.settled) return // aborted or timed out (and rejected) first; the frame was never sent
         const cause = err instanceof Error ? err : new Error(String(err))
         this.#fail(new RpcStreamClosedError(`${this.#config.protocol} request could not be sent`, { cause }), 'abort')
       })
     })
+  }
+
+  /** Answers `pending` once: with `payload`, or rejected with `err`. Later calls for it do nothing. */
+  #settle(pending: Pending, payload: Uint8Array | undefined, err: Error | undefined): void {
+    if (this.#pending.get(pending.id) !== pending) return
+    this.#pending.delete(pending.id)
+    this.#deadlines.settle(pending)
+    if (pending.onAbort !== undefined) pending.signal!.removeEventListener('abort', pending.onAbort)
+    if (err === undefined) pending.resolve(payload!)
+    else pending.reject(err)
+  }
+
+  #timedOut(pending: Pending): void {
+    const { protocol, peer } = this.#config
+    this.#settle(
+      pending,
+      undefined,
+      new RequestTimedOutError(`${protocol} request to ${peer} timed out after ${pending.timeoutMs} ms`),
+    )
   }
 
   /** Closes gracefully when idle; with requests outstanding, resets (they fail with `reason`). */
@@ -123,15 +164,13 @@ export class ClientStream {
           )
           continue
         }
-        this.#pending.delete(frame.correlationId)
-        if (frame.kind === FrameKind.Response) pending.resolve(frame.payload)
-        else pending.reject(decodeErrorPayload(frame.payload))
+        if (frame.kind === FrameKind.Response) this.#settle(pending, frame.payload, undefined)
+        else this.#settle(pending, undefined, decodeErrorPayload(frame.payload))
       }
     } catch (err) {
       if (err instanceof FrameTooLargeError && err.correlationId !== undefined) {
         const pending = this.#pending.get(err.correlationId)
-        this.#pending.delete(err.correlationId)
-        pending?.reject(err)
+        if (pending !== undefined) this.#settle(pending, undefined, err)
       }
       this.#config.logger.warn(
         { peer: this.#config.peer, protocol: this.#config.protocol, err: (err as Error).message },
@@ -152,8 +191,9 @@ export class ClientStream {
   #fail(err: Error, stream: 'close' | 'abort' | 'none'): void {
     if (this.#closed) return
     this.#closed = true
-    for (const pending of this.#pending.values()) pending.reject(err)
-    this.#pending.clear()
+    // Deleting the entry being visited is safe in a Map's iteration.
+    for (const pending of this.#pending.values()) this.#settle(pending, undefined, err)
+    this.#deadlines.clear()
     this.#onClosed(this)
     if (this.#stream.status !== 'open') return
     if (stream === 'abort') {

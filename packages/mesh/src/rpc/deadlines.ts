@@ -1,6 +1,7 @@
 /**
- * Timeouts of one length, started in order (an RPC stream's handlers): deadlines then expire in the
- * order they were added, so one timer, armed for the oldest, serves them all.
+ * Request timeouts served by one timer, armed for the earliest deadline. Entries are kept sorted by
+ * deadline; a stream's requests mostly arrive in deadline order (one timeout length, started in
+ * turn), so adding is usually an append, and an earlier deadline is inserted in its place.
  *
  * Why not a timer each: a peer answering thousands of requests a second set and cleared a
  * `setTimeout` per request (a Timeout object, its closure, and a priority-queue insert and remove
@@ -8,9 +9,10 @@
  * timer, abort listener and race promise were a sixth of what it allocated per produce, and
  * young-generation collections — each a 3–6 ms pause on this 2-core VM — set the tail latency.
  *
- * An entry whose work finished is marked `settled` and skipped when it reaches the front; the
- * queue compacts itself when settled entries outnumber live ones, so its length stays within a
- * small multiple of the live entries.
+ * An entry whose work finished is marked `settled`: it is let go at once when it is the earliest
+ * (the usual case), else skipped when it reaches the front; the queue compacts itself when
+ * settled entries outnumber live ones, so its length stays within a small multiple of the live
+ * entries.
  */
 
 export interface Deadline {
@@ -47,15 +49,25 @@ export class DeadlineQueue<T extends Deadline> {
     return this.#entries.length - this.#head
   }
 
-  /** Adds an entry; its deadline must not be earlier than any entry's added before it. */
+  /** Adds an entry in deadline order. */
   add(entry: T): void {
-    const last = this.#entries[this.#entries.length - 1]
-    if (last !== undefined && entry.deadline < last.deadline) {
-      throw new RangeError('deadlines must be added in order')
+    const entries = this.#entries
+    const last = entries[entries.length - 1]
+    if (last === undefined || last.deadline <= entry.deadline) {
+      entries.push(entry)
+    } else {
+      // Binary search over the queued part for the first later deadline (settled entries keep their place).
+      let lo = this.#head
+      let hi = entries.length
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1
+        if (entries[mid]!.deadline <= entry.deadline) lo = mid + 1
+        else hi = mid
+      }
+      entries.splice(lo, 0, entry)
     }
-    this.#entries.push(entry)
     this.#live++
-    if (this.#timer === undefined) this.#arm(entry.deadline)
+    if (entry.deadline < this.#armedFor) this.#arm(entry.deadline)
   }
 
   /** Marks the entry done: it will not expire. Call at most once per entry, before it expired. */

@@ -122,6 +122,16 @@ export class RpcClient {
     options.signal?.throwIfAborted()
 
     const timeoutMs = options.timeoutMs ?? this.#requestTimeoutMs
+    const ready = this.#session !== undefined && !this.#session.closed ? this.#session : undefined
+    if (ready !== undefined && this.#tryAcquire()) {
+      // The usual case, a free slot on an open stream: no controller, timer or listener of its own.
+      // The stream times the request out (one timer for all of its requests, see DeadlineQueue).
+      try {
+        return await ready.request(payload, { timeoutMs, signal: options.signal })
+      } finally {
+        this.#release()
+      }
+    }
     const controller = new AbortController()
     const timer = setTimeout(() => {
       controller.abort(
@@ -141,7 +151,7 @@ export class RpcClient {
         // add and remove an abort listener per request (a measurable share of a small request's CPU).
         const open = this.#session !== undefined && !this.#session.closed ? this.#session : undefined
         const session = open ?? (await raceSignal(this.#openSession(), signal))
-        return await session.request(payload, signal)
+        return await session.request(payload, { signal })
       } finally {
         this.#release()
       }
@@ -162,11 +172,15 @@ export class RpcClient {
     this.#session = undefined
   }
 
+  /** Takes a slot if one is free and nobody waits for one. */
+  #tryAcquire(): boolean {
+    if (this.#inFlight >= this.#maxInFlight || this.#waiters.length > 0) return false
+    this.#inFlight++
+    return true
+  }
+
   async #acquire(signal: AbortSignal): Promise<void> {
-    if (this.#inFlight < this.#maxInFlight && this.#waiters.length === 0) {
-      this.#inFlight++
-      return
-    }
+    if (this.#tryAcquire()) return
     if (this.#waiters.length >= this.#maxQueued) {
       throw new RpcQueueFullError(
         `${this.#waiters.length} ${this.#protocol} requests to ${this.#peer.toString()} are already waiting; retry later`,

@@ -20,6 +20,13 @@ export class DrainTimeoutError extends TributaryError {
 export interface WriteOptions {
   /** When aborted before the write's turn comes, the bytes are not sent and the write rejects. */
   signal?: AbortSignal
+  /** When it has settled (its request was answered otherwise) before the write's turn, likewise. */
+  unless?: { readonly settled: boolean }
+}
+
+/** A write skipped because its request settled before the write's turn (WriteOptions.unless). */
+export class WriteSkippedError extends Error {
+  override name = 'WriteSkippedError'
 }
 
 export class StreamWriter {
@@ -44,9 +51,11 @@ export class StreamWriter {
 
   async #send(data: Uint8Array | Uint8ArrayList<ArrayBufferLike>, options?: WriteOptions): Promise<void> {
     options?.signal?.throwIfAborted()
+    assertNotSettled(options)
     this.#assertWritable()
     if (this.#stream.writableNeedsDrain) {
       await waitForDrain(this.#stream, this.#drainTimeoutMs, options?.signal)
+      assertNotSettled(options)
       this.#assertWritable()
     }
     this.#stream.send(data)
@@ -57,6 +66,10 @@ export class StreamWriter {
       throw new RpcStreamClosedError(`stream is ${this.#stream.writeStatus}`)
     }
   }
+}
+
+function assertNotSettled(options: WriteOptions | undefined): void {
+  if (options?.unless?.settled === true) throw new WriteSkippedError('request settled before its turn to be written')
 }
 
 function waitForDrain(stream: Stream, timeoutMs: number, signal?: AbortSignal): Promise<void> {

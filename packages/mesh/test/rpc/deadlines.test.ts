@@ -78,10 +78,23 @@ describe('rpc > deadline queue', () => {
     queue.clear()
   })
 
-  it('refuses a deadline earlier than one already queued', () => {
-    const queue = new DeadlineQueue<Entry>(() => {})
-    queue.add(entry(1, 1000))
-    expect(() => queue.add(entry(2, 10))).toThrow(RangeError)
+  it('expires entries added out of order in deadline order, re-arming for an earlier one', async () => {
+    const expired: number[] = []
+    const queue = new DeadlineQueue<Entry>((e) => expired.push(e.id))
+    const late = entry(1, 60_000)
+    queue.add(late)
+    queue.add(entry(2, 40))
+    queue.add(entry(3, 10))
+    const settledEarly = entry(4, 25)
+    queue.add(settledEarly)
+    queue.add(entry(5, 25))
+    queue.settle(settledEarly)
+    // The first timer was armed a minute out: only re-arming for the earlier entries gets these expired.
+    await waitFor(() => expired.length === 3, { timeoutMs: 5000 })
+    expect(expired).toEqual([3, 5, 2])
+    expect(queue.size).toBe(1)
+    queue.settle(late)
+    expect(queue.held).toBe(0)
     queue.clear()
   })
 

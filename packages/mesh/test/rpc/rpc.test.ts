@@ -83,6 +83,34 @@ describe('rpc > request/response over libp2p', () => {
     expect(str(await client.request(text('ok')))).toBe('ok')
   })
 
+  it('on an open stream (no controller or timer per request) still times out, aborts and drops late answers', async () => {
+    const { client, stats } = await pair(async (request) => {
+      if (str(request) === 'late') await new Promise((resolve) => setTimeout(resolve, 400))
+      if (str(request) === 'hang') await new Promise(() => {})
+      return request
+    })
+    expect(str(await client.request(text('open')))).toBe('open')
+
+    const started = Date.now()
+    const late = await client.request(text('late'), { timeoutMs: 100 }).catch((e: unknown) => e)
+    expect(late).toBeInstanceOf(RequestTimedOutError)
+    expect((late as Error).message).toMatch(/request to .* timed out after 100 ms/)
+    expect(Date.now() - started).toBeLessThan(350)
+    expect(client.inFlight).toBe(0)
+
+    const controller = new AbortController()
+    const hung = client.request(text('hang'), { signal: controller.signal, timeoutMs: 60_000 })
+    await waitFor(() => stats.requests === 3)
+    controller.abort(new Error('caller gave up'))
+    await expect(hung).rejects.toThrow('caller gave up')
+    expect(client.inFlight).toBe(0)
+
+    // The late answer arrives meanwhile and is dropped; the stream keeps serving, in order.
+    await new Promise((resolve) => setTimeout(resolve, 400))
+    expect(str(await client.request(text('after')))).toBe('after')
+    expect(stats.streamsOpened).toBe(1)
+  })
+
   it('rejects with the abort reason when the caller aborts, before or during the request', async () => {
     const { client } = await pair(async (request, { signal }) => {
       await new Promise((resolve) => signal.addEventListener('abort', resolve))
