@@ -3,11 +3,12 @@
  * deadline; a stream's requests mostly arrive in deadline order (one timeout length, started in
  * turn), so adding is usually an append, and an earlier deadline is inserted in its place.
  *
- * Why not a timer each: a peer answering thousands of requests a second set and cleared a
- * `setTimeout` per request (a Timeout object, its closure, and a priority-queue insert and remove
- * each time). Measured with `npm run bench -- peer` (latency phase), the server's per-request
- * timer, abort listener and race promise were a sixth of what it allocated per produce, and
- * young-generation collections — each a 3–6 ms pause on this 2-core VM — set the tail latency.
+ * Why not a timer each: a process sending or answering thousands of requests a second set and
+ * cleared a `setTimeout` per request (a Timeout object, its closure, a priority-queue insert and
+ * remove), with an abort listener and a race promise beside it. In the latency phase of
+ * `npm run bench -- peer` those were about an eighth of what the peer allocated per produce (heap
+ * sampling), and young-generation collections — each a 3–6 ms pause on this 2-core VM — overlapped
+ * more than half of the produces that took over 5 ms.
  *
  * An entry whose work finished is marked `settled`: it is let go at once when it is the earliest
  * (the usual case), else skipped when it reaches the front; the queue compacts itself when
