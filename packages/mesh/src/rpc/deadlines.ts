@@ -15,6 +15,12 @@
  * settled entries outnumber live ones, so its length stays within a small multiple of the live
  * entries.
  */
+import { systemClock } from '../raft/clock.js'
+import { DeadlineTimer } from '../raft/deadline-timer.js'
+import type { RaftClock } from '../raft/types.js'
+
+/** The platform's unref'd timers against a monotonic `now` (deadlines are `performance.now()` times). */
+const monotonicClock: RaftClock = { ...systemClock, now: () => performance.now() }
 
 export interface Deadline {
   /** `performance.now()` time at which the entry expires. */
@@ -33,8 +39,8 @@ export class DeadlineQueue<T extends Deadline> {
   /** Index of the first entry not yet expired or skipped. */
   #head = 0
   #live = 0
-  #timer: ReturnType<typeof setTimeout> | undefined
-  #armedFor = Number.POSITIVE_INFINITY
+  /** Armed for the earliest deadline queued (or an earlier one that passed meanwhile: it re-arms on firing). */
+  readonly #timer = new DeadlineTimer(monotonicClock, () => this.#fire())
 
   constructor(onExpired: (entry: T) => void) {
     this.#onExpired = onExpired
@@ -68,7 +74,7 @@ export class DeadlineQueue<T extends Deadline> {
       entries.splice(lo, 0, entry)
     }
     this.#live++
-    if (entry.deadline < this.#armedFor) this.#arm(entry.deadline)
+    if (entry.deadline !== Number.POSITIVE_INFINITY) this.#timer.arm(entry.deadline)
   }
 
   /** Marks the entry done: it will not expire. Call at most once per entry, before it expired. */
@@ -98,7 +104,7 @@ export class DeadlineQueue<T extends Deadline> {
     this.#entries = []
     this.#head = 0
     this.#live = 0
-    this.#disarm()
+    this.#timer.cancel()
   }
 
   #compact(): void {
@@ -106,24 +112,8 @@ export class DeadlineQueue<T extends Deadline> {
     this.#head = 0
   }
 
-  #arm(deadline: number): void {
-    this.#disarm()
-    this.#armedFor = deadline
-    this.#timer = setTimeout(() => this.#fire(), Math.max(0, deadline - performance.now()))
-    // A running request is held open by its stream, not by this timer.
-    this.#timer.unref?.()
-  }
-
-  #disarm(): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer)
-    this.#timer = undefined
-    this.#armedFor = Number.POSITIVE_INFINITY
-  }
-
   #fire(): void {
-    this.#timer = undefined
-    this.#armedFor = Number.POSITIVE_INFINITY
-    const now = performance.now()
+    const now = monotonicClock.now()
     // Bounded by the entries queued now: each iteration removes one from the front.
     while (this.#head < this.#entries.length) {
       const entry = this.#entries[this.#head]!
@@ -141,6 +131,6 @@ export class DeadlineQueue<T extends Deadline> {
     }
     if (this.#head > COMPACT_SLACK && this.#head * 2 > this.#entries.length) this.#compact()
     const next = this.#entries[this.#head]!.deadline
-    if (next < this.#armedFor) this.#arm(next)
+    if (next !== Number.POSITIVE_INFINITY) this.#timer.arm(next)
   }
 }

@@ -122,7 +122,7 @@ export class RpcClient {
     options.signal?.throwIfAborted()
 
     const timeoutMs = options.timeoutMs ?? this.#requestTimeoutMs
-    const ready = this.#session !== undefined && !this.#session.closed ? this.#session : undefined
+    const ready = this.#openStream()
     if (ready !== undefined && this.#tryAcquire()) {
       // The usual case, a free slot on an open stream: no controller, timer or listener of its own.
       // The stream times the request out (one timer for all of its requests, see DeadlineQueue).
@@ -149,8 +149,7 @@ export class RpcClient {
       try {
         // An open stream is used as it is: racing a settled promise against the signal would only
         // add and remove an abort listener per request (a measurable share of a small request's CPU).
-        const open = this.#session !== undefined && !this.#session.closed ? this.#session : undefined
-        const session = open ?? (await raceSignal(this.#openSession(), signal))
+        const session = this.#openStream() ?? (await raceSignal(this.#openSession(), signal))
         return await session.request(payload, { signal })
       } finally {
         this.#release()
@@ -214,9 +213,15 @@ export class RpcClient {
     else this.#inFlight--
   }
 
+  /** The stream, if one is open. */
+  #openStream(): ClientStream | undefined {
+    return this.#session !== undefined && !this.#session.closed ? this.#session : undefined
+  }
+
   #openSession(): Promise<ClientStream> {
     if (this.#closed) return Promise.reject(new RpcClientClosedError())
-    if (this.#session !== undefined && !this.#session.closed) return Promise.resolve(this.#session)
+    const open = this.#openStream()
+    if (open !== undefined) return Promise.resolve(open)
     this.#opening ??= this.#dial().finally(() => {
       this.#opening = undefined
     })

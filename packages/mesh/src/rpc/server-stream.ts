@@ -327,7 +327,7 @@ export class ServerStream {
     this.#queuedBytes = 0
     const reason = new RpcStreamClosedError('rpc stream closed')
     this.#deadlines.clear()
-    for (const running of [...this.#running.values()]) {
+    for (const running of this.#running.values()) {
       running.settled = true
       running.controller.abort(reason)
     }
