@@ -18,6 +18,7 @@ import {
   TopicAlreadyExistsError,
 } from '@tributary/wire'
 import { measureStreamThroughput } from '../../packages/mesh/src/perf.ts'
+import { measureRoundTrips, type RoundTrips } from '../../packages/mesh/src/perf-echo.ts'
 
 export const KEY_BYTES = 16
 export const VALUE_BYTES = 100
@@ -444,6 +445,38 @@ async function schedule(
   }
   await Promise.all(answers)
   return { samples, maxLag, seconds: (performance.now() - t0) / 1000 }
+}
+
+export interface RoundTripResult extends RoundTrips {
+  intervalMs: number
+  cpu: CpuSeconds
+}
+
+/**
+ * The latency reference: round trips of one /tributary/perf-echo stream over the same connection,
+ * at the latency phase's rate, each message as long as one of its produce batches. No Tributary
+ * code runs on either side, so this is what libp2p and this machine cost a request and its
+ * answer: the floor under the produce latency measured next.
+ */
+export async function roundTripPhase(ctx: PhaseContext): Promise<RoundTripResult> {
+  const intervalMs = (ctx.latencyBatchRecords * 1000) / LATENCY_RECORDS_PER_S
+  const messageBytes = encodeRing(ctx.latencyBatchRecords)[0]!.byteLength
+  const count = Math.round((ctx.seconds * 1000) / intervalMs)
+  const warmup = Math.round(WARMUP_MS / intervalMs)
+  progress(`round trips: 1 s warm-up, then ${fmt(count)} echoes of ${messageBytes} bytes every ${intervalMs} ms`)
+  const cpu = cpuMeter(ctx)
+  const timeoutMs = (ctx.seconds * 1000 + WARMUP_MS) * 3 + 30_000
+  const result = await measureRoundTrips(ctx.node, multiaddr(ctx.address), {
+    count,
+    warmup,
+    intervalMs,
+    messageBytes,
+    timeoutMs,
+  })
+  progress(
+    `round trips: p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, max ${result.max.toFixed(2)} ms`,
+  )
+  return { ...result, intervalMs, cpu: cpu() }
 }
 
 export async function latencyPhase(ctx: PhaseContext): Promise<LatencyResult> {

@@ -7,8 +7,9 @@
  *     [--seconds N] [--partitions N] [--window N] [--fetch-max-bytes N] [--latency-batch N]
  *     [--peer-pid PID] [--topic NAME]
  *
- * <phases>: comma-separated raw, produce, fetch, latency, run in the order given, or `all`
- * (raw,produce,fetch,latency,raw: the raw stream is measured before and after the log work).
+ * <phases>: comma-separated raw, produce, fetch, roundtrip, latency, run in the order given, or `all`
+ * (raw,produce,fetch,roundtrip,latency,raw: the raw stream is measured before and after the log
+ * work, the raw round trip just before the produce latency it is the floor of).
  * `--topic` reuses a topic an earlier run left on the peer (to profile one phase on its own).
  *
  * The process applies `tuneGcForStreaming()` (@tributary/client/gc-tuning), as the README advises
@@ -33,7 +34,9 @@ import {
   producePhase,
   RAW_CHUNK_BYTES,
   type RawResult,
+  type RoundTripResult,
   rawPhase,
+  roundTripPhase,
   THROUGHPUT_BATCH_RECORDS,
   VALUE_BYTES,
 } from './_peer-phases.ts'
@@ -41,9 +44,9 @@ import {
 tuneGcForStreaming()
 
 const USAGE =
-  'usage: _peer-producer.ts <peer multiaddr> <raw,produce,fetch,latency | all> [--seconds N] [--partitions N] ' +
+  'usage: _peer-producer.ts <peer multiaddr> <raw,produce,fetch,roundtrip,latency | all> [--seconds N] [--partitions N] ' +
   '[--window N] [--fetch-max-bytes N] [--latency-batch N] [--peer-pid PID] [--topic NAME]'
-const PHASES = ['raw', 'produce', 'fetch', 'latency'] as const
+const PHASES = ['raw', 'produce', 'fetch', 'roundtrip', 'latency'] as const
 type Phase = (typeof PHASES)[number]
 
 const DEFAULTS = {
@@ -73,6 +76,7 @@ export interface ProducerOutput {
   raw: RawResult[]
   produce?: ProduceResult
   fetch?: FetchResult
+  roundTrip?: RoundTripResult
   latency?: LatencyResult
 }
 
@@ -81,7 +85,7 @@ type Args = Omit<PhaseContext, 'node' | 'broker' | 'topic'> & { phases: Phase[];
 function parseArgs(argv: string[]): Args {
   const [address, phaseList, ...rest] = argv
   if (address === undefined || phaseList === undefined) throw new Error(USAGE)
-  const phases = (phaseList === 'all' ? 'raw,produce,fetch,latency,raw' : phaseList).split(',') as Phase[]
+  const phases = (phaseList === 'all' ? 'raw,produce,fetch,roundtrip,latency,raw' : phaseList).split(',') as Phase[]
   for (const phase of phases) if (!PHASES.includes(phase)) throw new Error(`unknown phase '${phase}'; ${USAGE}`)
   const args: Args = { ...DEFAULTS, address, phases, peerPid: undefined, topic: undefined }
   for (let i = 0; i < rest.length; i += 2) {
@@ -122,11 +126,12 @@ async function main(): Promise<void> {
     raw: [],
   }
   try {
-    if (args.phases.some((p) => p !== 'raw')) await createTopic(ctx)
+    if (args.phases.some((p) => p !== 'raw' && p !== 'roundtrip')) await createTopic(ctx)
     for (const phase of args.phases) {
       if (phase === 'raw') output.raw.push(await rawPhase(ctx))
       else if (phase === 'produce') output.produce = await producePhase(ctx)
       else if (phase === 'fetch') output.fetch = await fetchPhase(ctx)
+      else if (phase === 'roundtrip') output.roundTrip = await roundTripPhase(ctx)
       else output.latency = await latencyPhase(ctx)
     }
   } finally {

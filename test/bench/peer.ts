@@ -11,10 +11,13 @@
  *    `--seconds`/2 s after a 1 s warm-up; MiB/s counts the record-batch bytes acknowledged;
  * 3. fetch: everything produced (warm-up included) read back from offset 0, `--fetch-max-bytes`
  *    (4 MiB) per fetch, the next fetch in flight while a response is decoded, every record decoded;
- * 4. latency at 10,000 records/s: `--latency-batch` (10) records every 1 ms for `--seconds` s after
+ * 4. raw round trips: /tributary/perf-echo over the same connection, one message the size of a
+ *    latency batch every 1 ms for `--seconds` s after a 1 s warm-up — the latency reference, what
+ *    libp2p and this machine cost a request and its answer with no Tributary code on either side;
+ * 5. latency at 10,000 records/s: `--latency-batch` (10) records every 1 ms for `--seconds` s after
  *    a 1 s warm-up, sent on absolute deadlines (open loop), each produce timed from its send to
  *    its acknowledgement;
- * 5. raw stream again; the better of the two runs is the reference for "% of raw".
+ * 6. raw stream again; the better of the two runs is the reference for "% of raw".
  * Then, with the processes stopped, this process writes 512 MiB into a new file's page cache (the
  * storage side of an acks=1 produce; on a VM its cost varies from run to run with how the host
  * backs new pages). The produce row also reports the peer's CPU per MiB and how much of the phase
@@ -178,8 +181,14 @@ function produceCeiling(
 
 /** Prints the table and writes bench-results/peer.json. */
 function report(output: ProducerOutput, pageCacheWrite: RawWriteResult): void {
-  const { produce, fetch, latency, config } = output
-  if (produce === undefined || fetch === undefined || latency === undefined || output.raw.length === 0) {
+  const { produce, fetch, roundTrip, latency, config } = output
+  if (
+    produce === undefined ||
+    fetch === undefined ||
+    roundTrip === undefined ||
+    latency === undefined ||
+    output.raw.length === 0
+  ) {
     throw new Error('the producer skipped a phase')
   }
   const best = output.raw.reduce((a, r) => (r.mbPerSec > a.mbPerSec ? r : a))
@@ -264,6 +273,18 @@ function report(output: ProducerOutput, pageCacheWrite: RawWriteResult): void {
       reference: `${((100 * fetch.mbPerS) / raw).toFixed(0)}% of raw stream; ${fmt(fetch.records)} records, ${fetch.requests} fetches`,
     },
     {
+      metric: 'raw round trip p50',
+      value: round2(roundTrip.p50),
+      unit: 'ms',
+      reference: `1 perf-echo stream, ${roundTrip.messageBytes} B every ${roundTrip.intervalMs} ms: libp2p and this machine, no Tributary code`,
+    },
+    {
+      metric: 'raw round trip p99',
+      value: round2(roundTrip.p99),
+      unit: 'ms',
+      reference: `p99.9 ${round2(roundTrip.p999)}, max ${round2(roundTrip.max)}; the floor under produce latency, measured just before it`,
+    },
+    {
       metric: 'latency p50',
       value: round2(latency.p50),
       unit: 'ms',
@@ -274,7 +295,7 @@ function report(output: ProducerOutput, pageCacheWrite: RawWriteResult): void {
       metric: 'latency p99',
       value: round2(latency.p99),
       unit: 'ms',
-      reference: `target ≤ 5: ${mark(met.latency)}; ${cores(latency.cpu, latency.seconds)}`,
+      reference: `target ≤ 5: ${mark(met.latency)}; raw round trip p99 ${round2(roundTrip.p99)}; ${cores(latency.cpu, latency.seconds)}`,
     },
     { metric: 'latency p99.9', value: round2(latency.p999), unit: 'ms' },
     {
@@ -320,6 +341,12 @@ function report(output: ProducerOutput, pageCacheWrite: RawWriteResult): void {
         }),
     raw_stream_before_mb_per_s: round2(output.raw[0]!.mbPerSec),
     raw_stream_after_mb_per_s: round2(output.raw.at(-1)!.mbPerSec),
+    raw_round_trip_p50_ms: round2(roundTrip.p50),
+    raw_round_trip_p99_ms: round2(roundTrip.p99),
+    raw_round_trip_p999_ms: round2(roundTrip.p999),
+    raw_round_trip_max_ms: round2(roundTrip.max),
+    raw_round_trip_message_bytes: roundTrip.messageBytes,
+    ...cpuFigures('raw_round_trip', roundTrip.cpu),
     latency_p50_ms: round2(latency.p50),
     latency_p90_ms: round2(latency.p90),
     latency_p99_ms: round2(latency.p99),

@@ -23,6 +23,8 @@ export const PROTOCOLS = {
   /** Replica fetches of several partitions to one leader, together (replica-fetch-bundles.ts). */
   raftFetchBundle: '/tributary/raft-fetch-bundle/1.0.0',
   perf: '/tributary/perf/1.0.0',
+  /** Round trips of one stream: the latency reference (perf-echo.ts). */
+  perfEcho: '/tributary/perf-echo/1.0.0',
 } as const
 
 export type ProtocolName = keyof typeof PROTOCOLS

@@ -21,6 +21,7 @@ import { PartitionManager } from './partitions/partition-manager.js'
 import type { TopicView } from './partitions/topic-view.js'
 import { PeerProtocols, type RequestEvent } from './peer-protocols.js'
 import { registerPerfProtocol } from './perf.js'
+import { registerPerfEchoProtocol } from './perf-echo.js'
 import { placeReplicas } from './placement.js'
 import type { RaftConfig } from './raft/index.js'
 import { RaftRpc, type ReplicaFetchStats } from './raft-rpc.js'
@@ -190,6 +191,7 @@ export class Peer implements HandlerContext {
     ]
     for (const [protocol, handler] of handlers) await this.protocols.serve(protocol, handler)
     this.protocols.keep(await registerPerfProtocol(this.node, { logger: this.logger }))
+    this.protocols.keep(await registerPerfEchoProtocol(this.node, { logger: this.logger }))
     await this.sync.start()
     this.node.addEventListener('peer:disconnect', this.onDisconnect)
     await this.membership.start()

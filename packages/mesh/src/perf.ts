@@ -233,7 +233,8 @@ async function sendZeros(stream: Stream, total: number, chunkBytes: number, drai
   }
 }
 
-function drained(stream: Stream, timeoutMs: number): Promise<void> {
+/** Resolves at the stream's next 'drain'; rejects if it closes first or `timeoutMs` pass. */
+export function drained(stream: Stream, timeoutMs: number): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const done = (err?: Error): void => {
       clearTimeout(timer)
