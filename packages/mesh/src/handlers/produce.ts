@@ -18,7 +18,7 @@ const DEFAULT_TIMEOUT_MS = 30_000
  * watermark passing it (a leader commits older epochs' entries with its own first batch).
  */
 export function produceHandler(ctx: HandlerContext) {
-  return async (bytes: Uint8Array, { signal }: { signal: AbortSignal }): Promise<Uint8Array> => {
+  return async (bytes: Uint8Array, context: { readonly signal: AbortSignal }): Promise<Uint8Array> => {
     const request = decodeRequest('produce', () => ProduceRequest.decode(bytes))
     if (![0, 1, -1].includes(request.acks))
       throw new InvalidRequestError(`acks must be 0, 1 or -1 (all), got ${request.acks}`)
@@ -29,7 +29,11 @@ export function produceHandler(ctx: HandlerContext) {
       return ProduceResponse.encode({ ...errorFields(lookup.error), leaderHint: lookup.leaderHint, baseOffset: -1n })
     const { hosted } = lookup
     try {
-      const result = await hosted.raft.appendAsLeader(request.records, { signal })
+      // Only acks=all waits past the append, so only it reads the request's signal: reading it is what
+      // makes the AbortSignal (see server-stream.ts), and an acks=0/1 append is not withdrawn once
+      // queued anyway — as a Kafka broker still appends a request whose client has gone.
+      const options = request.acks === -1 ? { signal: context.signal } : {}
+      const result = await hosted.raft.appendAsLeader(request.records, options)
       if (result.duplicate !== true) hosted.notify()
       if (request.acks === -1) {
         // acks=all: acknowledged once the batch (or the original of a retry) is within the high
@@ -37,7 +41,7 @@ export function produceHandler(ctx: HandlerContext) {
         await hosted.raft.waitForCommit(result.lastOffset, {
           epoch: result.leaderEpoch,
           timeoutMs: request.timeoutMs || DEFAULT_TIMEOUT_MS,
-          signal,
+          signal: context.signal,
         })
       }
       return ProduceResponse.encode({

@@ -26,8 +26,11 @@ export interface RpcHandlerContext {
   /** The remote peer, as a string (libp2p PeerId.toString()). */
   peerId: string
   protocol: string
-  /** Aborts when the handler times out, the stream closes, or the handler is unregistered. */
-  signal: AbortSignal
+  /**
+   * Aborts when the handler times out, the stream closes, or the handler is unregistered. Made on
+   * first read: a handler on a hot path reads it only where it waits on something (see server-stream.ts).
+   */
+  readonly signal: AbortSignal
 }
 
 /**

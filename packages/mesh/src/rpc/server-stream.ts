@@ -34,7 +34,7 @@ import {
   frameParts,
   type Payload,
 } from './frame.js'
-import type { RpcHandler, RpcServerStats } from './rpc-server.js'
+import type { RpcHandler, RpcHandlerContext, RpcServerStats } from './rpc-server.js'
 import { StreamWriter } from './stream-writer.js'
 
 export interface ServerStreamConfig {
@@ -53,6 +53,30 @@ export interface ServerStreamConfig {
 interface Running extends Deadline {
   readonly correlationId: number
   readonly controller: AbortController
+}
+
+/**
+ * What a handler is called with. Its `signal` is made on first read (Node's AbortController makes
+ * its signal lazily, and aborting one that was never read makes it then, already aborted), so a
+ * handler that never reads it costs no AbortSignal. That matters at thousands of requests a second:
+ * a Node AbortSignal outlives every young-generation collection it meets and is promoted (an
+ * EventTarget whose prototype was swapped; measured with --trace-gc-nvp: all of them survive), so
+ * each one made per request lengthened the peer's scavenges and filled its old generation.
+ */
+class RequestContext implements RpcHandlerContext {
+  readonly #controller: AbortController
+
+  constructor(
+    readonly peerId: string,
+    readonly protocol: string,
+    controller: AbortController,
+  ) {
+    this.#controller = controller
+  }
+
+  get signal(): AbortSignal {
+    return this.#controller.signal
+  }
 }
 
 export class ServerStream {
@@ -198,7 +222,7 @@ export class ServerStream {
     stats.peakInFlight = Math.max(stats.peakInFlight, this.#running.size)
     let response: Promise<Payload>
     try {
-      response = handler(frame.payload, { peerId, protocol, signal: running.controller.signal })
+      response = handler(frame.payload, new RequestContext(peerId, protocol, running.controller))
     } catch (err) {
       response = Promise.reject(err)
     }

@@ -190,4 +190,25 @@ describe('rpc > server stream: starting requests and writing answers', () => {
     await endOfPass()
     expect(frames()).toHaveLength(6)
   })
+
+  it('gives a handler that first reads its signal after the deadline an already aborted one', async () => {
+    let release: () => void = () => {}
+    const readLate = new Promise<void>((resolve) => (release = resolve))
+    let seen: { aborted: boolean; reason: unknown } | undefined
+    const stream = serve(
+      async (payload, ctx) => {
+        await readLate // the signal is not read before the deadline, so none was made yet
+        seen = { aborted: ctx.signal.aborted, reason: ctx.signal.reason }
+        return payload
+      },
+      2,
+      50,
+    )
+    stream.deliver(request(1))
+    await waitFor(() => stream.sends.length === 1, { timeoutMs: 10_000 })
+    release()
+    await waitFor(() => seen !== undefined)
+    expect(seen!.aborted).toBe(true)
+    expect((seen!.reason as Error).message).toMatch(/did not finish within 50 ms/)
+  })
 })
