@@ -169,8 +169,14 @@ export class Log extends LogView implements PartitionLog {
     }
     try {
       if (epochsChanged) await this.writeEpochs(options)
-      const target = { name: this.name, store: this.store, logger: this.logger, config: () => this.cfg }
-      await writeBatches({ ...target, segments: () => this.segments }, batches, now, options)
+      const target = {
+        name: this.name,
+        store: this.store,
+        logger: this.logger,
+        config: () => this.cfg,
+        segments: () => this.segments,
+      }
+      await writeBatches(target, batches, now, options)
     } catch (err) {
       // Nothing (or only a prefix, which recovery or the next append's checks see) was stored:
       // forget epochs that now start past the log end, so a retry is not fenced by its own epoch.

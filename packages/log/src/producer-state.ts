@@ -133,7 +133,13 @@ function findDuplicate(entry: ProducerEntry, batch: ProducerBatch): RetainedBatc
 }
 
 function cloneEntry(entry: ProducerEntry): ProducerEntry {
-  return { ...entry, batches: entry.batches.slice() }
+  // A literal, not a spread: V8 promotes objects made by spreading (see group-commit.ts).
+  return {
+    producerId: entry.producerId,
+    producerEpoch: entry.producerEpoch,
+    batches: entry.batches.slice(),
+    lastUpdateMs: entry.lastUpdateMs,
+  }
 }
 
 /**

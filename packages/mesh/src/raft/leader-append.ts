@@ -37,7 +37,18 @@ export async function appendAsLeader(
     .catch(() => {
       // stopped meanwhile: the append stands, the caller learns leadership is gone from waitForCommit
     })
-  return { ...result, leaderEpoch: s.epoch }
+  // Not `{ ...result, leaderEpoch }`: objects made by spreading are promoted by V8 (group-commit.ts).
+  const answer: LeaderAppendResult = {
+    firstOffset: result.firstOffset,
+    lastOffset: result.lastOffset,
+    logAppendTime: result.logAppendTime,
+    batchCount: result.batchCount,
+    recordCount: result.recordCount,
+    bytes: result.bytes,
+    leaderEpoch: s.epoch,
+  }
+  if (result.duplicate === true) answer.duplicate = true
+  return answer
 }
 
 /** What a replica in state `s` (undefined: not running) answers a request only the leader serves. */
