@@ -178,16 +178,18 @@ export class Broker {
     options: { signal?: AbortSignal } = {},
   ): Promise<ProduceResult> {
     // The record batches ride as a separate part (field 5), never copied into the message buffer.
-    const { records, ...header } = request
+    // Objects here are literals, not spreads: V8 (Node 20) promotes objects made by spreading, and
+    // this runs for every produce (see @tributary/log group-commit.ts).
+    const { topic, partition, acks, records } = request
     const timeoutMs = request.timeoutMs ?? 30_000
     const bytes = [
-      ProduceRequest.encode({ ...header, timeoutMs }),
+      ProduceRequest.encode({ topic, partition, acks, timeoutMs }),
       ...lengthDelimitedField(PRODUCE_RECORDS_FIELD, [records]),
     ]
     // The leader may wait up to timeoutMs for acks=all; the answer gets a second on top to travel.
     const rpcTimeoutMs = Math.max(this.options.requestTimeoutMs ?? 30_000, timeoutMs + 1000)
     const response = ProduceResponse.decode(
-      await this.request(PROTOCOLS.produce, bytes, { ...options, timeoutMs: rpcTimeoutMs }),
+      await this.request(PROTOCOLS.produce, bytes, { signal: options.signal, timeoutMs: rpcTimeoutMs }),
     )
     const error = partitionError(response.errorCode, response.errorMessage, response.leaderHint)
     if (error !== undefined) throw error
