@@ -18,7 +18,12 @@ import {
   TopicAlreadyExistsError,
 } from '@tributary/wire'
 import { measureStreamThroughput } from '../../packages/mesh/src/perf.ts'
-import { measureRoundTrips, type RoundTrips } from '../../packages/mesh/src/perf-echo.ts'
+import {
+  type LatencySummary,
+  measureRoundTrips,
+  type RoundTrips,
+  summarizeLatencies,
+} from '../../packages/mesh/src/perf-echo.ts'
 
 export const KEY_BYTES = 16
 export const VALUE_BYTES = 100
@@ -121,19 +126,13 @@ export interface FetchResult {
   cpu: CpuSeconds
 }
 
-export interface LatencyResult {
+/** Latencies are send → acknowledgement, ms. */
+export interface LatencyResult extends LatencySummary {
   batches: number
   records: number
   intervalMs: number
   seconds: number
   recordsPerS: number
-  /** Send → acknowledgement, ms. */
-  p50: number
-  p90: number
-  p99: number
-  p999: number
-  max: number
-  mean: number
   /** Scheduled send time → acknowledgement (adds any lag of the sender behind its schedule). */
   scheduledP99: number
   scheduledMax: number
@@ -391,9 +390,6 @@ export async function fetchPhase(ctx: PhaseContext): Promise<FetchResult> {
   return { records, batches, bytes, requests, seconds, recordsPerS, mbPerS, cpu: cpu() }
 }
 
-const percentile = (sorted: ArrayLike<number>, p: number): number =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN
-
 /**
  * An open loop at a fixed rate: produce i goes out at t0 + i × interval whether or not earlier
  * ones were answered, so a slow answer shows up in the latencies and never shifts the schedule
@@ -497,23 +493,16 @@ export async function latencyPhase(ctx: PhaseContext): Promise<LatencyResult> {
   await schedule(ctx, ring, Math.round(WARMUP_MS / intervalMs), intervalMs)
   const cpu = cpuMeter(ctx)
   const run = await schedule(ctx, ring, total, intervalMs)
-  // Typed arrays sort numerically.
-  const latencies = run.latencies.sort()
-  const scheduled = run.scheduled.sort()
+  const scheduled = summarizeLatencies(run.scheduled)
   const result: LatencyResult = {
     batches: total,
     records: total * batchRecords,
     intervalMs,
     seconds: run.seconds,
     recordsPerS: (total * batchRecords) / run.seconds,
-    p50: percentile(latencies, 50),
-    p90: percentile(latencies, 90),
-    p99: percentile(latencies, 99),
-    p999: percentile(latencies, 99.9),
-    max: latencies.at(-1) ?? Number.NaN,
-    mean: latencies.reduce((a, b) => a + b, 0) / latencies.length,
-    scheduledP99: percentile(scheduled, 99),
-    scheduledMax: scheduled.at(-1) ?? Number.NaN,
+    ...summarizeLatencies(run.latencies),
+    scheduledP99: scheduled.p99,
+    scheduledMax: scheduled.max,
     maxSendLagMs: run.maxLag,
     cpu: cpu(),
     sender: ctx.sender ?? 'Broker, one pre-encoded batch per send',

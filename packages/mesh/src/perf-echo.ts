@@ -20,7 +20,7 @@
 import type { AbortOptions, Libp2p, PeerId, Stream } from '@libp2p/interface'
 import type { Multiaddr } from '@multiformats/multiaddr'
 import { PROTOCOLS } from './constants.js'
-import { componentLogger, type Logger, silentLogger } from './logger.js'
+import type { Logger } from './logger.js'
 import {
   DEFAULT_PERF_DRAIN_TIMEOUT_MS,
   DEFAULT_PERF_MAX_BYTES,
@@ -28,6 +28,8 @@ import {
   drained,
   PerfRequestTooLargeError,
   PerfStreamError,
+  servePerfStreams,
+  type UnregisterPerfProtocol,
 } from './perf.js'
 import { abortReason } from './rpc/abort.js'
 
@@ -46,45 +48,18 @@ export interface PerfEchoServerOptions {
   maxInboundStreams?: number
 }
 
-/** Serves perf-echo until called; then resets the streams in progress. */
-export async function registerPerfEchoProtocol(
+/** Serves perf-echo; the function returned stops serving and resets the streams in progress. */
+export function registerPerfEchoProtocol(
   node: Pick<Libp2p, 'handle' | 'unhandle'>,
   options: PerfEchoServerOptions = {},
-): Promise<() => Promise<void>> {
-  const logger = componentLogger(options.logger ?? silentLogger, 'perf-echo')
+): Promise<UnregisterPerfProtocol> {
   const limits = {
     maxBytes: options.maxBytes ?? DEFAULT_PERF_MAX_BYTES,
     drainTimeoutMs: options.drainTimeoutMs ?? DEFAULT_PERF_DRAIN_TIMEOUT_MS,
   }
-  const streams = new Set<Stream>()
-  let registered = true
-  await node.handle(
-    PROTOCOLS.perfEcho,
-    (stream, connection) => {
-      if (!registered) {
-        stream.abort(new PerfStreamError('perf-echo is no longer served'))
-        return
-      }
-      streams.add(stream)
-      stream.addEventListener('close', () => streams.delete(stream))
-      const peer = connection.remotePeer.toString()
-      echo(stream, limits).then(
-        (bytes) => logger.debug({ peer, bytes }, 'perf-echo stream done'),
-        (err: unknown) => {
-          logger.warn({ peer, err: (err as Error).message }, 'perf-echo stream failed')
-          stream.abort(err as Error)
-        },
-      )
-    },
-    options.maxInboundStreams === undefined ? {} : { maxInboundStreams: options.maxInboundStreams },
-  )
-  return async () => {
-    if (!registered) return
-    registered = false
-    await node.unhandle(PROTOCOLS.perfEcho)
-    for (const stream of streams) stream.abort(new PerfStreamError('perf-echo is no longer served'))
-    streams.clear()
-  }
+  return servePerfStreams(node, PROTOCOLS.perfEcho, 'perf-echo', options, async (stream) => ({
+    bytes: await echo(stream, limits),
+  }))
 }
 
 /** Sends back what arrives until the client's end, then closes; resolves with the bytes echoed. */
@@ -131,16 +106,20 @@ export interface RoundTripOptions extends AbortOptions {
   timeoutMs?: number
 }
 
-/** Send → last byte of the echo, in ms. */
-export interface RoundTrips {
-  count: number
-  messageBytes: number
+/** Percentiles, maximum and mean of a set of latencies (ms). */
+export interface LatencySummary {
   p50: number
   p90: number
   p99: number
   p999: number
   max: number
   mean: number
+}
+
+/** Send → last byte of the echo. */
+export interface RoundTrips extends LatencySummary {
+  count: number
+  messageBytes: number
 }
 
 /** Opens one perf-echo stream to `peer` and times `count` round trips of `messageBytes` each. */
@@ -164,7 +143,8 @@ export async function measureRoundTrips(
 
   const stream = await node.dialProtocol(peer, PROTOCOLS.perfEcho, { signal })
   const sentAt: number[] = []
-  const latencies: number[] = []
+  const latencies = new Float64Array(count)
+  let measured = 0
   let received = 0
   let answered = 0
   let settle: { resolve: () => void; reject: (err: Error) => void } | undefined
@@ -184,7 +164,7 @@ export async function measureRoundTrips(
     while (received >= messageBytes && answered < sentAt.length) {
       received -= messageBytes
       const latency = performance.now() - sentAt[answered]!
-      if (answered >= warmup) latencies.push(latency)
+      if (answered >= warmup) latencies[measured++] = latency
       answered++
     }
     if (answered === total) settle?.resolve()
@@ -213,7 +193,7 @@ export async function measureRoundTrips(
       })
     }
     await stream.close({ signal })
-    return summarize(latencies, messageBytes)
+    return { count: measured, messageBytes, ...summarizeLatencies(latencies.subarray(0, measured)) }
   } catch (err) {
     stream.abort(err as Error)
     throw signal.aborted ? abortReason(signal) : err
@@ -226,18 +206,17 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms))
 }
 
-function summarize(latencies: number[], messageBytes: number): RoundTrips {
-  const sorted = latencies.sort((a, b) => a - b)
-  const at = (p: number): number => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
-  const mean = sorted.reduce((a, b) => a + b, 0) / sorted.length
+/** Summarizes latencies (sorts `values` in place; NaN everywhere when it is empty). */
+export function summarizeLatencies(values: Float64Array): LatencySummary {
+  const sorted = values.sort()
+  const at = (p: number): number =>
+    sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN
   return {
-    count: sorted.length,
-    messageBytes,
     p50: at(50),
     p90: at(90),
     p99: at(99),
     p999: at(99.9),
-    max: sorted.at(-1)!,
-    mean,
+    max: sorted.at(-1) ?? Number.NaN,
+    mean: sorted.length === 0 ? Number.NaN : sorted.reduce((a, b) => a + b, 0) / sorted.length,
   }
 }

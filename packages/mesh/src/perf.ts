@@ -67,26 +67,43 @@ export async function registerPerfProtocol(
   node: Pick<Libp2p, 'handle' | 'unhandle'>,
   options: PerfServerOptions = {},
 ): Promise<UnregisterPerfProtocol> {
-  const logger = componentLogger(options.logger ?? silentLogger, 'perf')
-  const maxBytes = options.maxBytes ?? DEFAULT_PERF_MAX_BYTES
-  const drainTimeoutMs = options.drainTimeoutMs ?? DEFAULT_PERF_DRAIN_TIMEOUT_MS
+  const limits = {
+    maxBytes: options.maxBytes ?? DEFAULT_PERF_MAX_BYTES,
+    drainTimeoutMs: options.drainTimeoutMs ?? DEFAULT_PERF_DRAIN_TIMEOUT_MS,
+  }
+  return servePerfStreams(node, PROTOCOLS.perf, 'perf', options, (stream) => serveStream(stream, limits))
+}
+
+/**
+ * Serves `protocol` with `serve`, called once per inbound stream (`name` names it in logs and
+ * errors). A stream whose `serve` fails is reset and logged; the function returned stops serving
+ * and resets the streams in progress. Shared by perf and perf-echo.
+ */
+export async function servePerfStreams(
+  node: Pick<Libp2p, 'handle' | 'unhandle'>,
+  protocol: string,
+  name: string,
+  options: { logger?: Logger; maxInboundStreams?: number },
+  serve: (stream: Stream) => Promise<Record<string, number>>,
+): Promise<UnregisterPerfProtocol> {
+  const logger = componentLogger(options.logger ?? silentLogger, name)
   const streams = new Set<Stream>()
   let registered = true
 
   await node.handle(
-    PROTOCOLS.perf,
+    protocol,
     (stream, connection) => {
       if (!registered) {
-        stream.abort(new PerfStreamError('perf is no longer served'))
+        stream.abort(new PerfStreamError(`${name} is no longer served`))
         return
       }
       streams.add(stream)
       stream.addEventListener('close', () => streams.delete(stream))
       const peer = connection.remotePeer.toString()
-      serveStream(stream, { maxBytes, drainTimeoutMs }).then(
-        (counts) => logger.debug({ peer, ...counts }, 'perf stream done'),
+      serve(stream).then(
+        (counts) => logger.debug({ peer, ...counts }, `${name} stream done`),
         (err: unknown) => {
-          logger.warn({ peer, err: (err as Error).message }, 'perf stream failed')
+          logger.warn({ peer, err: (err as Error).message }, `${name} stream failed`)
           stream.abort(err as Error)
         },
       )
@@ -97,8 +114,8 @@ export async function registerPerfProtocol(
   return async () => {
     if (!registered) return
     registered = false
-    await node.unhandle(PROTOCOLS.perf)
-    for (const stream of streams) stream.abort(new PerfStreamError('perf is no longer served'))
+    await node.unhandle(protocol)
+    for (const stream of streams) stream.abort(new PerfStreamError(`${name} is no longer served`))
     streams.clear()
   }
 }
