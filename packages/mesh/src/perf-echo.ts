@@ -20,13 +20,13 @@
 import type { AbortOptions, Libp2p, PeerId, Stream } from '@libp2p/interface'
 import type { Multiaddr } from '@multiformats/multiaddr'
 import { PROTOCOLS } from './constants.js'
-import type { Logger } from './logger.js'
 import {
   DEFAULT_PERF_DRAIN_TIMEOUT_MS,
   DEFAULT_PERF_MAX_BYTES,
   DEFAULT_PERF_TIMEOUT_MS,
   drained,
   PerfRequestTooLargeError,
+  type PerfServerOptions,
   PerfStreamError,
   servePerfStreams,
   type UnregisterPerfProtocol,
@@ -40,18 +40,13 @@ export const MAX_ROUND_TRIPS = 1_000_000
 /** Messages sent and not yet back beyond this fail the measurement: the other side stopped keeping up. */
 export const MAX_ROUND_TRIPS_OUTSTANDING = 1000
 
-export interface PerfEchoServerOptions {
-  logger?: Logger
-  /** Bytes one stream may have echoed; beyond, it is reset. */
-  maxBytes?: number
-  drainTimeoutMs?: number
-  maxInboundStreams?: number
-}
-
-/** Serves perf-echo; the function returned stops serving and resets the streams in progress. */
+/**
+ * Serves perf-echo; the function returned stops serving and resets the streams in progress.
+ * `maxBytes` bounds what one stream may have echoed (beyond, it is reset).
+ */
 export function registerPerfEchoProtocol(
   node: Pick<Libp2p, 'handle' | 'unhandle'>,
-  options: PerfEchoServerOptions = {},
+  options: PerfServerOptions = {},
 ): Promise<UnregisterPerfProtocol> {
   const limits = {
     maxBytes: options.maxBytes ?? DEFAULT_PERF_MAX_BYTES,
