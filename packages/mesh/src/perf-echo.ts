@@ -21,10 +21,9 @@ import type { AbortOptions, Libp2p, PeerId, Stream } from '@libp2p/interface'
 import type { Multiaddr } from '@multiformats/multiaddr'
 import { PROTOCOLS } from './constants.js'
 import {
-  DEFAULT_PERF_DRAIN_TIMEOUT_MS,
-  DEFAULT_PERF_MAX_BYTES,
   DEFAULT_PERF_TIMEOUT_MS,
   drained,
+  type PerfLimits,
   PerfRequestTooLargeError,
   type PerfServerOptions,
   PerfStreamError,
@@ -48,17 +47,13 @@ export function registerPerfEchoProtocol(
   node: Pick<Libp2p, 'handle' | 'unhandle'>,
   options: PerfServerOptions = {},
 ): Promise<UnregisterPerfProtocol> {
-  const limits = {
-    maxBytes: options.maxBytes ?? DEFAULT_PERF_MAX_BYTES,
-    drainTimeoutMs: options.drainTimeoutMs ?? DEFAULT_PERF_DRAIN_TIMEOUT_MS,
-  }
-  return servePerfStreams(node, PROTOCOLS.perfEcho, 'perf-echo', options, async (stream) => ({
+  return servePerfStreams(node, PROTOCOLS.perfEcho, 'perf-echo', options, async (stream, limits) => ({
     bytes: await echo(stream, limits),
   }))
 }
 
 /** Sends back what arrives until the client's end, then closes; resolves with the bytes echoed. */
-function echo(stream: Stream, limits: { maxBytes: number; drainTimeoutMs: number }): Promise<number> {
+function echo(stream: Stream, limits: PerfLimits): Promise<number> {
   return new Promise<number>((resolve, reject) => {
     let echoed = 0
     let failed = false

@@ -67,26 +67,32 @@ export async function registerPerfProtocol(
   node: Pick<Libp2p, 'handle' | 'unhandle'>,
   options: PerfServerOptions = {},
 ): Promise<UnregisterPerfProtocol> {
-  const limits = {
-    maxBytes: options.maxBytes ?? DEFAULT_PERF_MAX_BYTES,
-    drainTimeoutMs: options.drainTimeoutMs ?? DEFAULT_PERF_DRAIN_TIMEOUT_MS,
-  }
-  return servePerfStreams(node, PROTOCOLS.perf, 'perf', options, (stream) => serveStream(stream, limits))
+  return servePerfStreams(node, PROTOCOLS.perf, 'perf', options, serveStream)
+}
+
+/** A perf server's per-stream limits, from its options. */
+export interface PerfLimits {
+  maxBytes: number
+  drainTimeoutMs: number
 }
 
 /**
- * Serves `protocol` with `serve`, called once per inbound stream (`name` names it in logs and
- * errors). A stream whose `serve` fails is reset and logged; the function returned stops serving
- * and resets the streams in progress. Shared by perf and perf-echo.
+ * Serves `protocol` with `serve`, called once per inbound stream with the limits `options` set
+ * (`name` names it in logs and errors). A stream whose `serve` fails is reset and logged; the
+ * function returned stops serving and resets the streams in progress. Shared by perf and perf-echo.
  */
 export async function servePerfStreams(
   node: Pick<Libp2p, 'handle' | 'unhandle'>,
   protocol: string,
   name: string,
-  options: { logger?: Logger; maxInboundStreams?: number },
-  serve: (stream: Stream) => Promise<Record<string, number>>,
+  options: PerfServerOptions,
+  serve: (stream: Stream, limits: PerfLimits) => Promise<Record<string, number>>,
 ): Promise<UnregisterPerfProtocol> {
   const logger = componentLogger(options.logger ?? silentLogger, name)
+  const limits: PerfLimits = {
+    maxBytes: options.maxBytes ?? DEFAULT_PERF_MAX_BYTES,
+    drainTimeoutMs: options.drainTimeoutMs ?? DEFAULT_PERF_DRAIN_TIMEOUT_MS,
+  }
   const streams = new Set<Stream>()
   let registered = true
 
@@ -100,7 +106,7 @@ export async function servePerfStreams(
       streams.add(stream)
       stream.addEventListener('close', () => streams.delete(stream))
       const peer = connection.remotePeer.toString()
-      serve(stream).then(
+      serve(stream, limits).then(
         (counts) => logger.debug({ peer, ...counts }, `${name} stream done`),
         (err: unknown) => {
           logger.warn({ peer, err: (err as Error).message }, `${name} stream failed`)
@@ -121,10 +127,7 @@ export async function servePerfStreams(
 }
 
 /** Reads (and drops) until the client's end, then sends what its header asked for and closes. */
-async function serveStream(
-  stream: Stream,
-  limits: { maxBytes: number; drainTimeoutMs: number },
-): Promise<{ receivedBytes: number; sentBytes: number }> {
+async function serveStream(stream: Stream, limits: PerfLimits): Promise<{ receivedBytes: number; sentBytes: number }> {
   const header = new Uint8Array(HEADER_BYTES)
   let received = 0
   const ended = new Promise<void>((resolve, reject) => {
