@@ -95,8 +95,15 @@ export abstract class LogView {
         epochFor: (o) => this.epochs.epochForOffset(o),
         signal: options.signal,
       })
-      const marks = { highWatermark: this.hw, logStartOffset: this.startOffset, logEndOffset: this.logEndOffset }
-      return { ...found, ...marks }
+      // A literal, not `{ ...found, ...marks }`: V8 promotes objects made by spreading (README, Development).
+      return {
+        records: found.records,
+        batchCount: found.batchCount,
+        nextOffset: found.nextOffset,
+        highWatermark: this.hw,
+        logStartOffset: this.startOffset,
+        logEndOffset: this.logEndOffset,
+      }
     })
   }
 
