@@ -6,6 +6,7 @@
 export {
   type GcTuningOptions,
   type GcTuningResult,
+  SINGLE_THREADED_SCAVENGE_MAX_CORES,
   STREAMING_HEAP_GROWING_PERCENT,
   tuneGcForStreaming,
 } from '@tributary/mesh/gc-tuning'

@@ -1,15 +1,21 @@
 import { spawn } from 'node:child_process'
+import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { STREAMING_HEAP_GROWING_PERCENT, tuneGcForStreaming } from '../../src/node/gc-tuning.js'
+import {
+  SINGLE_THREADED_SCAVENGE_MAX_CORES,
+  STREAMING_HEAP_GROWING_PERCENT,
+  tuneGcForStreaming,
+} from '../../src/node/gc-tuning.js'
 
 const CHILD = fileURLToPath(new URL('./gc-tuning-child.ts', import.meta.url))
+const SCAVENGE_CHILD = fileURLToPath(new URL('./gc-scavenge-child.ts', import.meta.url))
 const CHILD_TIMEOUT_MS = 60_000
 
-/** The child's V8 trace: live MB after its explicit major GC, and the old-generation limit when marking next starts. */
-async function heapLimitAfterGc(percent: number): Promise<{ liveMb: number; limitMb: number }> {
-  const args = ['--expose-gc', '--trace-gc', '--trace-incremental-marking', '--conditions=source', '--import', 'tsx']
-  const child = spawn(process.execPath, [...args, CHILD, String(percent)], { stdio: ['ignore', 'pipe', 'pipe'] })
+/** Runs a child with node flags and its arguments; returns its stdout and stderr once it exits 0. */
+async function runChild(nodeArgs: string[], script: string, arg: string): Promise<string> {
+  const args = [...nodeArgs, '--conditions=source', '--import', 'tsx', script, arg]
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
   child.stdout.on('data', (d: Buffer) => {
     out += d.toString()
@@ -21,6 +27,13 @@ async function heapLimitAfterGc(percent: number): Promise<{ liveMb: number; limi
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve))
   clearTimeout(timer)
   expect(code, out.slice(-2000)).toBe(0)
+  return out
+}
+
+/** The child's V8 trace: live MB after its explicit major GC, and the old-generation limit when marking next starts. */
+async function heapLimitAfterGc(percent: number): Promise<{ liveMb: number; limitMb: number }> {
+  const nodeArgs = ['--expose-gc', '--trace-gc', '--trace-incremental-marking']
+  const out = await runChild(nodeArgs, CHILD, String(percent))
   const lines = out.split('\n')
   const marker = lines.indexOf('tributary-gc-marker')
   expect(marker, 'marker line').toBeGreaterThan(0)
@@ -50,20 +63,80 @@ describe('mesh > node > GC tuning for streaming processes', () => {
       ['--heap_growing_percent=50'],
       ['--inspect', '--heap-growing-percent', '50'],
     ]) {
-      expect(tuneGcForStreaming({ execArgv })).toEqual({ applied: false, heapGrowingPercent: undefined })
+      expect(tuneGcForStreaming({ execArgv, singleThreadedScavenge: false })).toEqual({
+        heapGrowingPercent: undefined,
+        singleThreadedScavenge: false,
+      })
     }
   })
 
   it('applies the streaming percent, or the one asked for', () => {
-    expect(tuneGcForStreaming({ execArgv: ['--max-old-space-size=4096'] })).toEqual({
-      applied: true,
+    expect(tuneGcForStreaming({ execArgv: ['--max-old-space-size=4096'], singleThreadedScavenge: false })).toEqual({
       heapGrowingPercent: STREAMING_HEAP_GROWING_PERCENT,
+      singleThreadedScavenge: false,
     })
-    expect(tuneGcForStreaming({ heapGrowingPercent: 200, execArgv: [] })).toEqual({
-      applied: true,
+    expect(tuneGcForStreaming({ heapGrowingPercent: 200, execArgv: [], singleThreadedScavenge: false })).toEqual({
       heapGrowingPercent: 200,
+      singleThreadedScavenge: false,
     })
   })
+
+  it('makes scavenges single-threaded when asked, and by default on a machine with at most two cores', () => {
+    expect(tuneGcForStreaming({ execArgv: [], singleThreadedScavenge: true }).singleThreadedScavenge).toBe(true)
+    expect(tuneGcForStreaming({ execArgv: [] }).singleThreadedScavenge).toBe(
+      availableParallelism() <= SINGLE_THREADED_SCAVENGE_MAX_CORES,
+    )
+  })
+
+  it('keeps a parallel-scavenge flag given on node’s command line, in any spelling', () => {
+    for (const execArgv of [
+      ['--parallel-scavenge'],
+      ['--no-parallel-scavenge'],
+      ['--no_parallel_scavenge'],
+      ['--noparallel-scavenge'],
+      ['--parallel_scavenge=false'],
+    ]) {
+      expect(tuneGcForStreaming({ execArgv, singleThreadedScavenge: true })).toEqual({
+        heapGrowingPercent: STREAMING_HEAP_GROWING_PERCENT,
+        singleThreadedScavenge: false,
+      })
+    }
+    // A flag that only starts with the same letters is not it.
+    expect(
+      tuneGcForStreaming({ execArgv: ['--parallel-scavenge-task-trace'], singleThreadedScavenge: true })
+        .singleThreadedScavenge,
+    ).toBe(true)
+  })
+
+  it(
+    'single-threaded scavenges take effect at run time: no helper thread works in any of them',
+    async () => {
+      /** `background.scavenge.parallel` (ms a helper thread copied) of each scavenge after the child's marker. */
+      const helperMs = async (mode: 'single' | 'default'): Promise<number[]> => {
+        const lines = (await runChild(['--trace-gc-nvp'], SCAVENGE_CHILD, mode)).split('\n')
+        const marker = lines.indexOf('tributary-gc-marker')
+        expect(marker, 'marker line').toBeGreaterThan(0)
+        return lines
+          .slice(marker)
+          .filter((l) => l.includes(' gc=s '))
+          .map((l) => Number(l.match(/ background\.scavenge\.parallel=([\d.]+)/)?.[1]))
+      }
+      const [single, parallel] = await Promise.all([helperMs('single'), helperMs('default')])
+      const seen = JSON.stringify({ single, parallel })
+      expect(single.length, seen).toBeGreaterThanOrEqual(10)
+      expect(parallel.length, seen).toBeGreaterThanOrEqual(10)
+      expect(
+        single.every((ms) => ms === 0),
+        seen,
+      ).toBe(true)
+      // The control: V8's default shares these scavenges with a helper thread.
+      expect(
+        parallel.some((ms) => ms > 0),
+        seen,
+      ).toBe(true)
+    },
+    CHILD_TIMEOUT_MS * 2,
+  )
 
   it(
     'takes effect at run time: V8 sets its next old-generation limit at (1 + percent/100) × the live heap',
