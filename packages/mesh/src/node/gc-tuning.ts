@@ -31,8 +31,8 @@
  * (mean 1.75) to 1.18–1.56 ms (mean 1.34), and its copying phase from 0.71 to 0.23 ms (one run
  * each); produce latency p99 was lower in 7 of 9 pairs (mean 4.50 → 3.93 ms); produce throughput
  * did not change (4 pairs). With more cores a helper is usually free at once, so V8's default is
- * kept there. V8 reads the flag at every scavenge, so it too can be set
- * at run time, and `--parallel-scavenge` or `--no-parallel-scavenge` on the command line wins.
+ * kept there. V8 reads this flag at every scavenge, so it too can be set at run time;
+ * `--parallel-scavenge` or `--no-parallel-scavenge` on node's command line wins.
  */
 import { availableParallelism } from 'node:os'
 import { setFlagsFromString } from 'node:v8'

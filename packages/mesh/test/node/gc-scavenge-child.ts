@@ -1,6 +1,6 @@
 /**
  * Child process for gc-tuning.test.ts, run with `--trace-gc-nvp`. argv[2]: `single` or `default`,
- * the singleThreadedScavenge given to tuneGcForStreaming(). After a marker line it keeps the last
+ * the singleThreadedScavenge given to tuneGcForStreaming(). After a marker line (with the time) it keeps the last
  * few MB of small objects alive while allocating more, so every scavenge has megabytes to copy:
  * work V8 shares with a helper thread unless scavenges are single-threaded. The trace shows, per
  * scavenge, how long helpers worked (`background.scavenge.parallel`).
@@ -10,7 +10,10 @@ import { tuneGcForStreaming } from '../../src/node/gc-tuning.js'
 const mode = process.argv[2]
 if (mode !== 'single' && mode !== 'default') throw new Error('usage: gc-scavenge-child.ts single|default')
 tuneGcForStreaming({ singleThreadedScavenge: mode === 'single' })
-process.stdout.write('tributary-gc-marker\n')
+// V8 prints its trace through C's buffered stdout, so its lines and this one may come out of order:
+// the marker carries the time instead. performance.now() counts from process start, a little before
+// the isolate's clock in the trace starts, so a trace line later than this time is surely later.
+process.stdout.write(`tributary-gc-marker ${performance.now().toFixed(1)}\n`)
 /** Live window: 64 slots of 1,000 objects (~40 bytes each), about 2.5 MB alive at any time. */
 const SLOTS = 64
 const ring: { id: number; next: unknown }[][] = new Array(SLOTS)
