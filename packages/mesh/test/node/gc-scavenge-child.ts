@@ -10,9 +10,11 @@ import { tuneGcForStreaming } from '../../src/node/gc-tuning.js'
 const mode = process.argv[2]
 if (mode !== 'single' && mode !== 'default') throw new Error('usage: gc-scavenge-child.ts single|default')
 tuneGcForStreaming({ singleThreadedScavenge: mode === 'single' })
-// V8 prints its trace through C's buffered stdout, so its lines and this one may come out of order:
-// the marker carries the time instead. performance.now() counts from process start, a little before
-// the isolate's clock in the trace starts, so a trace line later than this time is surely later.
+// V8's trace lines come from every isolate in the process (tsx's loader runs in a worker) and are
+// written apart from this process's stdout stream, so their order around this line is not
+// guaranteed (a CI run saw a scavenge from before it printed after it). The marker carries the
+// time instead: performance.now() counts from process start, a little before an isolate's clock in
+// the trace starts, so a trace line with a later time surely comes after this point.
 process.stdout.write(`tributary-gc-marker ${performance.now().toFixed(1)}\n`)
 /** Live window: 64 slots of 1,000 objects (~40 bytes each), about 2.5 MB alive at any time. */
 const SLOTS = 64
