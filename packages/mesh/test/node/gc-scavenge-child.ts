@@ -1,7 +1,8 @@
 /**
  * Child process for gc-tuning.test.ts, run with `--trace-gc-nvp`. argv[2]: `single` or `default`,
- * the singleThreadedScavenge given to tuneGcForStreaming(). After a marker line (with the time) it keeps the last
- * few MB of small objects alive while allocating more, so every scavenge has megabytes to copy:
+ * the singleThreadedScavenge given to tuneGcForStreaming(). After a marker line (with the time) it
+ * keeps the last few MB of small objects alive while allocating more, so every scavenge has
+ * megabytes to copy:
  * work V8 shares with a helper thread unless scavenges are single-threaded. The trace shows, per
  * scavenge, how long helpers worked (`background.scavenge.parallel`).
  */
@@ -19,7 +20,7 @@ process.stdout.write(`tributary-gc-marker ${performance.now().toFixed(1)}\n`)
 /** Live window: 64 slots of 1,000 objects (~40 bytes each), about 2.5 MB alive at any time. */
 const SLOTS = 64
 const ring: { id: number; next: unknown }[][] = new Array(SLOTS)
-// Bounded: 3,000 rounds allocate about 120 MB, some 30–60 scavenges with a 1–16 MB young generation.
+// Bounded: 3,000 rounds allocate about 120 MB, some 15–60 scavenges with a 1–16 MB young generation.
 for (let round = 0; round < 3000; round++) {
   const group = new Array<{ id: number; next: unknown }>(1000)
   for (let i = 0; i < 1000; i++) group[i] = { id: round * 1000 + i, next: group[i - 1] }
