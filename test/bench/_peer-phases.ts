@@ -36,6 +36,13 @@ const MIB = 2 ** 20
 const RAW_BYTES_AT_10_S = 512 * MIB
 export const RAW_WARMUP_BYTES = 64 * MIB
 const WARMUP_MS = 1000
+/**
+ * The produce phase warms up longer: V8 is still compiling the produce path for seconds. Measured
+ * on this 2-core host, the peer's compiler threads took 34% of a core in the first second after a
+ * 1 s warm-up, and 9-15% in the next three, CPU the measured window then shared with the peer's
+ * main thread and the producer. With 3 s, produce was higher in 3 of 3 pairs (+2%, +4%, +18%).
+ */
+const PRODUCE_WARMUP_MS = 3000
 /** The produce phase stops early at this many records (disk and fetch time stay bounded). */
 const MAX_PRODUCE_RECORDS = 10_000_000
 /** Latency: more produces than this unanswered means the peer stopped keeping up; fail instead of queueing. */
@@ -316,7 +323,7 @@ async function produceFor(
 
 export async function producePhase(ctx: PhaseContext): Promise<ProduceResult> {
   const ring = encodeRing(THROUGHPUT_BATCH_RECORDS)
-  const warmup = await produceFor(ctx, ring, WARMUP_MS, Number.POSITIVE_INFINITY)
+  const warmup = await produceFor(ctx, ring, PRODUCE_WARMUP_MS, Number.POSITIVE_INFINITY)
   progress(
     `produce: warm-up ${fmt(warmup.records)} records; measuring ${ctx.seconds / 2} s with ${ctx.window} in flight, ` +
       `acks=${acksName(ctx)}`,
