@@ -1,14 +1,18 @@
 /**
  * `npm run bench -- peer [--seconds N] [--partitions N] [--window N] [--fetch-max-bytes N]
- *   [--latency-batch N] [--profile DIR]`: one peer process and one producer process on loopback,
- * replication factor 1, records of a 16-byte key and a 100-byte value.
+ *   [--latency-batch N] [--memory-limit MIB] [--profile DIR]`: one peer process and one producer
+ * process on loopback, replication factor 1, records of a 16-byte key and a 100-byte value.
  *
- * This process starts the peer (`tributary peer start`, fs storage, in a temp dir), then the
- * producer process (_peer-producer.ts), which runs over its one connection to the peer:
+ * This process moves into a memory cgroup limited to `--memory-limit` MiB (1,536; 0 = none) when
+ * the machine lets it (_memory-cgroup.ts), so the log's page cache recycles as on a host whose
+ * memory is in use instead of growing into free memory (below). It starts the peer (`tributary
+ * peer start`, fs storage, in a temp dir), then the producer process (_peer-producer.ts), which
+ * runs over its one connection to the peer:
  * 1. raw stream: /tributary/perf uploads 512 MiB in 64 KiB sends (after a 64 MiB warm-up) — what
  *    these two processes move with no protocol on top;
  * 2. produce, acks=1: pre-encoded batches of 1,000 records, `--window` (32) requests in flight, for
- *    `--seconds`/2 s after a 3 s warm-up (V8 still compiling); MiB/s counts the record-batch bytes acknowledged;
+ *    `--seconds`/2 s after a 3 s warm-up (V8 is still compiling after 1 s); MiB/s counts the
+ *    record-batch bytes acknowledged;
  * 3. fetch: everything produced (warm-up included) read back from offset 0, `--fetch-max-bytes`
  *    (4 MiB) per fetch, the next fetch in flight while a response is decoded, every record decoded;
  * 4. raw round trips: /tributary/perf-echo over the same connection, one message the size of a
@@ -18,11 +22,12 @@
  *    a 1 s warm-up, sent on absolute deadlines (open loop), each produce timed from its send to
  *    its acknowledgement;
  * 6. raw stream again; the better of the two runs is the reference for "% of raw".
- * Then, with the processes stopped, this process writes 512 MiB into a new file's page cache (the
- * storage side of an acks=1 produce), then again right after deleting it, into the pages that
- * freed: on a VM whose host takes back free memory, new pages cost many times recycled ones (see
- * measurePageCacheWrite), and the produce phase's log grows into new pages. The produce row also reports the peer's CPU per MiB and how much of the phase
- * its main thread ran and waited for a core (/proc schedstat), to tell a slow peer from a busy machine.
+ * Then, with the processes stopped and out of the cgroup, this process writes 512 MiB into a new
+ * file's page cache (the storage side of an acks=1 produce), then again right after deleting it,
+ * into the pages that freed: on a VM whose host takes back free memory, new pages cost many times
+ * recycled ones (see measurePageCacheWrite). The produce row also reports the peer's CPU per MiB
+ * and how much of the phase its main thread ran and waited for a core (/proc schedstat), to tell
+ * a slow peer from a busy machine.
  * "produce ceiling" is what this machine's cores allow an acks=1 produce with no cost beyond the raw
  * stream's CPU per MiB and the page-cache write's (see produceCeiling).
  * `--seconds` (default 10) scales phases 2 and 4 and the raw upload. `--profile DIR` runs both
@@ -35,6 +40,7 @@ import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startPeerProcess, stopAll, waitFor } from '../helpers/peer-process.ts'
 import { topSelfTime } from './_cpu-profile.ts'
+import { enterMemoryCgroup, type MemoryCgroup } from './_memory-cgroup.ts'
 import type { CpuSeconds, RawResult } from './_peer-phases.ts'
 import type { ProducerOutput } from './_peer-producer.ts'
 import { measurePageCacheWrite, type PageCacheWrites, type RawWriteResult } from './_raw-write.ts'
@@ -45,7 +51,9 @@ const PEER_MAIN = fileURLToPath(new URL('../../apps/peer/src/main.ts', import.me
 const TS_NODE_ARGS = ['--conditions=source', '--import', 'tsx']
 /** Flags handed to the producer process as they are. */
 const PRODUCER_FLAGS = ['--seconds', '--partitions', '--window', '--fetch-max-bytes', '--latency-batch']
-const USAGE = `usage: npm run bench -- peer [${PRODUCER_FLAGS.map((f) => `${f} N`).join('] [')}] [--profile DIR]`
+const USAGE = `usage: npm run bench -- peer [${PRODUCER_FLAGS.map((f) => `${f} N`).join('] [')}] [--memory-limit MIB] [--profile DIR]`
+/** The default memory limit of the bench's process tree (0 = none; see _memory-cgroup.ts). */
+const MEMORY_LIMIT_MIB = 1536
 
 const TARGETS = {
   produceRecordsPerS: 500_000,
@@ -59,13 +67,17 @@ interface Args {
   producerFlags: string[]
   /** Where both processes write their .cpuprofile; unset: no profiling. */
   profile: string | undefined
+  /** The memory cgroup limit for this process, the peer and the producer; 0: none. */
+  memoryLimitMiB: number
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { seconds: 10, producerFlags: [], profile: undefined }
+  const args: Args = { seconds: 10, producerFlags: [], profile: undefined, memoryLimitMiB: MEMORY_LIMIT_MIB }
   for (let i = 0; i < argv.length; i += 2) {
     const [flag = '', value] = [argv[i], argv[i + 1]]
     if (flag === '--profile' && value !== undefined) args.profile = resolve(value)
+    else if (flag === '--memory-limit' && Number.isInteger(Number(value)) && Number(value) >= 0)
+      args.memoryLimitMiB = Number(value)
     else if (PRODUCER_FLAGS.includes(flag) && Number(value) > 0) args.producerFlags.push(flag, value!)
     else throw new Error(`bad argument '${flag} ${value ?? ''}'; ${USAGE}`)
     if (flag === '--seconds') args.seconds = Number(value)
@@ -185,7 +197,7 @@ function produceCeiling(
 }
 
 /** Prints the table and writes bench-results/peer.json. */
-function report(output: ProducerOutput, writes: PageCacheWrites): void {
+function report(output: ProducerOutput, writes: PageCacheWrites, cgroup: MemoryCgroup): void {
   const { produce, fetch, roundTrip, latency, config } = output
   if (
     produce === undefined ||
@@ -328,6 +340,12 @@ function report(output: ProducerOutput, writes: PageCacheWrites): void {
       `for ${round2(produce.seconds)} s; latency ${config.latencyBatchRecords} records every ${latency.intervalMs} ms for ${round2(latency.seconds)} s`,
     rows,
   )
+  console.log(
+    cgroup.entered
+      ? `peer and producer ran in a ${fmt(cgroup.limitBytes / MIB)} MiB memory cgroup: their page cache recycled ` +
+          'as on a host whose memory is in use (--memory-limit 0 to run without)'
+      : `peer and producer ran with no memory limit (${cgroup.reason}): the log grew into free memory`,
+  )
   const cpuFigures = (phase: string, cpu: CpuSeconds) => ({
     [`${phase}_producer_cpu_s`]: round2(cpu.producer),
     ...(cpu.peer === undefined ? {} : { [`${phase}_peer_cpu_s`]: round2(cpu.peer) }),
@@ -348,6 +366,7 @@ function report(output: ProducerOutput, writes: PageCacheWrites): void {
     raw_stream_mb_per_s: round2(raw),
     page_cache_write_mb_per_s: round2(writes.fresh.mibPerSecond),
     page_cache_rewrite_mb_per_s: round2(writes.recycled.mibPerSecond),
+    memory_limit_mib: cgroup.entered ? cgroup.limitBytes / MIB : 0,
     ...(ceiling === undefined
       ? {}
       : {
@@ -439,6 +458,11 @@ export default async function peerBench(argv: string[]): Promise<void> {
   if (args.profile !== undefined) await mkdir(args.profile, { recursive: true })
   let peer: RunningPeer | undefined
   let producer: ChildProcess | undefined
+  const cgroup: MemoryCgroup =
+    args.memoryLimitMiB === 0
+      ? { entered: false, reason: '--memory-limit 0' }
+      : await enterMemoryCgroup(`tributary-peer-bench-${process.pid}`, args.memoryLimitMiB * MIB)
+  progress(cgroup.entered ? `memory cgroup ${cgroup.dir}` : `no memory limit: ${cgroup.reason}`)
   try {
     peer = await startPeer(join(root, 'peer'), args.profile)
     progress(`peer ${peer.address} (pid ${peer.pid}), data in ${root}`)
@@ -449,13 +473,16 @@ export default async function peerBench(argv: string[]): Promise<void> {
     })
     await peer.stop() // writes the peer's profile
     peer = undefined
+    // Outside the group again, so the page-cache figures are this machine's, not the limit's.
+    if (cgroup.entered) await cgroup.leave()
     progress('page-cache write: 512 MiB into a new file, then again into the pages it freed')
-    report(output, await measurePageCacheWrite(root))
+    report(output, await measurePageCacheWrite(root), cgroup)
     if (args.profile !== undefined) await printProfiles(args.profile, profiled)
   } finally {
     if (producer !== undefined) await endProcess(producer, 'SIGKILL', 5000)
     await peer?.stop()
     await stopAll()
+    if (cgroup.entered) await cgroup.leave()
     await rm(root, { recursive: true, force: true })
   }
 }
