@@ -42,7 +42,7 @@ export async function measureRawWrite(dir: string, blockBytes = 1 << 20, count =
 }
 
 export interface PageCacheWrites {
-  /** Into pages the kernel takes from its free memory: what the peer's appends met. */
+  /** Into pages the kernel takes from its free memory: new ones, unless something just freed some. */
   fresh: RawWriteResult
   /** The same again right after the first file is deleted, into the pages that freed. */
   recycled: RawWriteResult
